@@ -1,0 +1,148 @@
+package dev.locksmith;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * A lock shared by every JVM that uses the same Redis and key prefix, with the semantics of
+ * {@link java.util.concurrent.locks.ReentrantLock}: the holder may lock again and must unlock as
+ * many times; only the holder releases.
+ *
+ * <p>A hold belongs to the thread that took it. Without an explicit lease, a watchdog renews the
+ * lease every third of the configured lease time while the hold lasts; when the JVM dies the
+ * lease runs out and Redis frees the lock. With an explicit lease the lock simply expires then.
+ *
+ * <pre>{@code
+ * DistributedLock lock = locks.getLock("invoice:" + id);
+ * if (lock.tryLock(5, TimeUnit.SECONDS)) {
+ *     try {
+ *         ledger.write(entry, lock.fencingToken());
+ *     } finally {
+ *         lock.unlock();
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>Every method throws {@link LockException} when Redis cannot be reached or does not answer
+ * in time, and {@link IllegalStateException} once its {@link LockManager} is closed.
+ */
+public interface DistributedLock extends Lock {
+
+    /**
+     * @return the name this lock was obtained under
+     */
+    String getName();
+
+    /**
+     * Waits without limit until the lock is acquired; the watchdog keeps the lease while it is held.
+     * An interrupt does not stop the wait; the thread's interrupt status is restored on return.
+     */
+    @Override
+    void lock();
+
+    /**
+     * Waits without limit until the lock is acquired with a fixed lease and no watchdog: the hold
+     * expires by itself after {@code leaseTime} unless it is released first.
+     *
+     * @param leaseTime how long the hold lasts; positive
+     * @param unit      the unit of {@code leaseTime}
+     * @throws IllegalArgumentException if {@code leaseTime} is not positive or {@code unit} is null
+     */
+    void lock(long leaseTime, TimeUnit unit);
+
+    /**
+     * Like {@link #lock()}, but gives up when the thread is interrupted.
+     *
+     * @throws InterruptedException if interrupted before or while waiting; nothing is held then
+     */
+    @Override
+    void lockInterruptibly() throws InterruptedException;
+
+    /**
+     * Makes one attempt, without waiting.
+     *
+     * @return true if the lock is now held by the current thread (watchdog lease)
+     */
+    @Override
+    boolean tryLock();
+
+    /**
+     * Waits up to {@code waitTime} for the lock; the watchdog keeps the lease once acquired. A
+     * wait of zero or less makes one attempt.
+     *
+     * @return true if acquired, false if the wait time elapsed first
+     * @throws InterruptedException if interrupted while waiting; nothing is held then
+     */
+    @Override
+    boolean tryLock(long waitTime, TimeUnit unit) throws InterruptedException;
+
+    /**
+     * Waits up to {@code waitTime} for the lock and holds it for {@code leaseTime}.
+     *
+     * @param waitTime  how long to wait; zero or less makes one attempt
+     * @param leaseTime how long the hold lasts, or -1 for a watchdog-renewed lease
+     * @param unit      the unit of both times
+     * @return true if acquired, false if the wait time elapsed first
+     * @throws InterruptedException     if interrupted while waiting; nothing is held then
+     * @throws IllegalArgumentException if {@code leaseTime} is neither positive nor -1
+     */
+    boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException;
+
+    /**
+     * Releases one hold of the current thread; the lock is free when the last hold is released.
+     *
+     * @throws IllegalMonitorStateException if the current thread does not hold the lock; nothing changes
+     * @throws LockLostException            if the current thread held the lock but lost it (lease
+     *                                      expired, forced unlock); the local hold is dropped
+     */
+    @Override
+    void unlock();
+
+    /**
+     * Removes the lock whoever holds it, and wakes its waiters. For operators and tests; a holder
+     * that is still working will find the loss on its next {@link #unlock()}.
+     *
+     * @return true if a hold was removed
+     */
+    boolean forceUnlock();
+
+    /**
+     * @return true if any thread in any JVM holds the lock now
+     */
+    boolean isLocked();
+
+    /**
+     * @return true if the current thread holds the lock now, as Redis sees it
+     */
+    boolean isHeldByCurrentThread();
+
+    /**
+     * @return the current thread's reentrant hold count, 0 if it holds none
+     */
+    int getHoldCount();
+
+    /**
+     * @return how long the current lease has left, {@link Duration#ZERO} when not locked
+     */
+    Duration remainingLease();
+
+    /**
+     * A number that strictly increases with every new acquisition of this name across all JVMs;
+     * reentrant holds keep their token. Hand it to the resource you protect so it can reject
+     * writes from a holder that has since lost the lock.
+     *
+     * @return the fencing token of the current thread's hold
+     * @throws IllegalMonitorStateException if the current thread does not hold the lock
+     */
+    long fencingToken();
+
+    /**
+     * Not supported: a distributed lock has no distributed condition.
+     *
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    Condition newCondition();
+}

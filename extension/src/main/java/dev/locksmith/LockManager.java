@@ -1,0 +1,65 @@
+package dev.locksmith;
+
+import java.time.Duration;
+import java.util.concurrent.Callable;
+
+/**
+ * The entry point to every lock: obtained from {@link Locksmith#builder()} in plain Java, or
+ * injected ({@code @Inject LockManager}) in a CDI application, where it is
+ * {@code @ApplicationScoped}.
+ *
+ * <p>Lock objects are cheap views onto Redis state: the same name always means the same lock
+ * in every JVM that shares the Redis server and key prefix.
+ */
+public interface LockManager extends AutoCloseable {
+
+    /**
+     * @param name 1..512 characters, not blank
+     * @return the reentrant, non-fair lock of that name
+     * @throws IllegalArgumentException if the name is null, blank or longer than 512 characters
+     */
+    DistributedLock getLock(String name);
+
+    /**
+     * @param name 1..512 characters, not blank
+     * @return the fair lock of that name: waiters across all JVMs acquire in the order they asked
+     * @throws IllegalArgumentException if the name is null, blank or longer than 512 characters
+     */
+    DistributedLock getFairLock(String name);
+
+    /**
+     * @param name 1..512 characters, not blank
+     * @return the read/write lock of that name
+     * @throws IllegalArgumentException if the name is null, blank or longer than 512 characters
+     */
+    DistributedReadWriteLock getReadWriteLock(String name);
+
+    /**
+     * @param locks the locks to hold together, of any kind
+     * @return a lock that acquires all of them within the wait time, or none
+     * @throws IllegalArgumentException if no lock is given or one is null
+     */
+    DistributedLock getMultiLock(DistributedLock... locks);
+
+    /**
+     * Runs {@code action} while holding the lock of that name. Inside a JTA transaction the
+     * release waits until the transaction completes.
+     *
+     * @param name     the lock's name
+     * @param waitTime how long to wait for the lock
+     * @param action   what to run while holding it
+     * @param <T>      what the action returns
+     * @return what the action returned
+     * @throws LockTimeoutException if the lock was not acquired within {@code waitTime}
+     * @throws Exception            whatever the action threw; the lock is released either way
+     */
+    <T> T callWithLock(String name, Duration waitTime, Callable<T> action) throws Exception;
+
+    /**
+     * Stops the watchdog, releases every lock this manager still holds, and closes the
+     * connections. Idempotent. Every lock of this manager throws {@link IllegalStateException}
+     * afterwards.
+     */
+    @Override
+    void close();
+}

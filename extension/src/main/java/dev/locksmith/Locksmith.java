@@ -1,0 +1,164 @@
+package dev.locksmith;
+
+import dev.locksmith.internal.lock.DefaultLockManager;
+import dev.locksmith.internal.lock.LockSettings;
+import dev.locksmith.internal.redis.RedisUris;
+import java.time.Duration;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * Builds a {@link LockManager} in plain Java (Java SE, tests, code outside CDI). In a CDI
+ * application inject {@code LockManager} instead; it is configured through MicroProfile Config.
+ *
+ * <pre>{@code
+ * try (LockManager locks = Locksmith.builder()
+ *         .redisUri("redis://127.0.0.1:6379")
+ *         .leaseTime(Duration.ofSeconds(30))
+ *         .build()) {
+ *     locks.callWithLock("nightly-report", Duration.ofSeconds(5), report::run);
+ * }
+ * }</pre>
+ */
+public final class Locksmith {
+    private Locksmith() {
+    }
+
+    /**
+     * @return a builder with the defaults: {@code redis://localhost:6379}, prefix {@code locksmith:},
+     *         30 s lease, standalone mode, no replica acknowledgement
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Collects settings; {@link #build()} checks them all and connects.
+     */
+    public static final class Builder {
+        private String redisUri = "redis://localhost:6379";
+        private String keyPrefix = "locksmith:";
+        private Duration leaseTime = Duration.ofSeconds(30);
+        private RedisMode mode = RedisMode.STANDALONE;
+        private int syncReplicas;
+        private Duration syncTimeout = Duration.ofMillis(100);
+        private Duration commandTimeout = Duration.ofSeconds(5);
+        private ScheduledExecutorService watchdogScheduler;
+
+        private Builder() {
+        }
+
+        /**
+         * @param uri {@code redis://}, {@code rediss://} or {@code redis-sentinel://} URI, or a comma
+         *            list of them for {@link RedisMode#CLUSTER} seeds and {@link RedisMode#REDLOCK} masters
+         * @return this builder
+         */
+        public Builder redisUri(String uri) {
+            this.redisUri = uri;
+            return this;
+        }
+
+        /**
+         * @param prefix the start of every key Locksmith writes; default {@code locksmith:}
+         * @return this builder
+         */
+        public Builder keyPrefix(String prefix) {
+            this.keyPrefix = prefix;
+            return this;
+        }
+
+        /**
+         * @param lease the watchdog's lease, renewed every third of it while a lock is held; at
+         *              least 100 ms; default 30 s. This is how long a lock outlives a dead JVM.
+         * @return this builder
+         */
+        public Builder leaseTime(Duration lease) {
+            this.leaseTime = lease;
+            return this;
+        }
+
+        /**
+         * @param mode how to reach Redis; default {@link RedisMode#STANDALONE}
+         * @return this builder
+         */
+        public Builder mode(RedisMode mode) {
+            this.mode = mode;
+            return this;
+        }
+
+        /**
+         * After each acquisition, waits ({@code WAIT}) until {@code replicas} replicas have the
+         * lock, so a failover to one of them does not lose it. Fewer acknowledgements within the
+         * timeout release the lock again and fail the acquisition with {@link LockException}.
+         *
+         * @param replicas how many replicas must acknowledge; 0 turns this off
+         * @param timeout  how long to wait for them
+         * @return this builder
+         */
+        public Builder syncReplicas(int replicas, Duration timeout) {
+            this.syncReplicas = replicas;
+            this.syncTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * @param timeout how long one Redis command may take before it fails with
+         *                {@link LockException}; default 5 s
+         * @return this builder
+         */
+        public Builder commandTimeout(Duration timeout) {
+            this.commandTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * @param scheduler where the watchdog renews leases, typically the container's
+         *                  {@code ManagedScheduledExecutorService}; Locksmith never shuts it down.
+         *                  Null (the default) uses a private daemon thread.
+         * @return this builder
+         */
+        public Builder watchdogScheduler(ScheduledExecutorService scheduler) {
+            this.watchdogScheduler = scheduler;
+            return this;
+        }
+
+        /**
+         * Checks every setting and connects to Redis.
+         *
+         * @return a connected manager; close it when done
+         * @throws IllegalArgumentException naming the first bad setting and how to fix it
+         * @throws LockException            if Redis cannot be reached
+         */
+        public LockManager build() {
+            if (mode == null) {
+                throw new IllegalArgumentException("Redis mode is null; choose one of STANDALONE, SENTINEL, CLUSTER, REDLOCK");
+            }
+            if (mode == RedisMode.REDLOCK) {
+                throw new UnsupportedOperationException("RedisMode.REDLOCK is not available in this Locksmith version"
+                        + " yet; use STANDALONE with syncReplicas, SENTINEL or CLUSTER");
+            }
+            if (keyPrefix == null || keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
+                throw new IllegalArgumentException("Key prefix '" + keyPrefix + "' must not be null nor contain"
+                        + " '{' or '}' (Locksmith puts each lock name in braces to keep its keys in one cluster slot)");
+            }
+            requireAtLeast("Lease time", leaseTime, Duration.ofMillis(100), "leaseTime(Duration.ofSeconds(30))");
+            requireAtLeast("Command timeout", commandTimeout, Duration.ofMillis(1), "commandTimeout(Duration.ofSeconds(5))");
+            if (syncReplicas < 0) {
+                throw new IllegalArgumentException("Sync replicas " + syncReplicas + " is negative; use 0 to turn"
+                        + " replica acknowledgement off, or the number of replicas that must confirm an acquisition");
+            }
+            if (syncReplicas > 0) {
+                requireAtLeast("Sync timeout", syncTimeout, Duration.ofMillis(1), "syncReplicas(1, Duration.ofMillis(100))");
+            }
+            var uris = RedisUris.parse(redisUri, mode);
+            return new DefaultLockManager(new LockSettings(uris, mode, keyPrefix, leaseTime, commandTimeout,
+                    syncReplicas, syncTimeout == null ? Duration.ZERO : syncTimeout, watchdogScheduler));
+        }
+
+        private static void requireAtLeast(String what, Duration value, Duration minimum, String example) {
+            if (value == null || value.compareTo(minimum) < 0) {
+                throw new IllegalArgumentException(what + " " + value + " is too short; it must be at least "
+                        + minimum.toMillis() + " ms, for example " + example);
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package dev.locksmith.internal.lock;
+
+import dev.locksmith.DistributedLock;
+import dev.locksmith.DistributedReadWriteLock;
+import dev.locksmith.LockManager;
+import dev.locksmith.LockTimeoutException;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The {@link LockManager} behind {@link dev.locksmith.Locksmith#builder()}: hands out lock views
+ * over one shared {@link LockRuntime}.
+ */
+public final class DefaultLockManager implements LockManager {
+    private final LockRuntime runtime;
+
+    /**
+     * Connects to Redis and starts the watchdog.
+     *
+     * @param settings validated settings
+     */
+    public DefaultLockManager(LockSettings settings) {
+        this.runtime = new LockRuntime(settings);
+    }
+
+    /**
+     * @return the shared runtime, for the CDI and transaction support
+     */
+    public LockRuntime runtime() {
+        return runtime;
+    }
+
+    @Override
+    public DistributedLock getLock(String name) {
+        runtime.checkOpen();
+        return new RedisReentrantLock(name, runtime);
+    }
+
+    @Override
+    public DistributedLock getFairLock(String name) {
+        runtime.checkOpen();
+        LockNames.require(name);
+        throw new UnsupportedOperationException("Fair locks are not available in this Locksmith version yet;"
+                + " lock '" + name + "' can use getLock(name) meanwhile");
+    }
+
+    @Override
+    public DistributedReadWriteLock getReadWriteLock(String name) {
+        runtime.checkOpen();
+        LockNames.require(name);
+        throw new UnsupportedOperationException("Read/write locks are not available in this Locksmith version yet;"
+                + " lock '" + name + "' can use getLock(name) meanwhile");
+    }
+
+    @Override
+    public DistributedLock getMultiLock(DistributedLock... locks) {
+        runtime.checkOpen();
+        throw new UnsupportedOperationException("Multi-locks are not available in this Locksmith version yet");
+    }
+
+    @Override
+    public <T> T callWithLock(String name, Duration waitTime, Callable<T> action) throws Exception {
+        if (waitTime == null || waitTime.isNegative()) {
+            throw new IllegalArgumentException("Wait time " + waitTime + " for lock '" + name
+                    + "' must be zero or positive, for example Duration.ofSeconds(5)");
+        }
+        if (action == null) {
+            throw new IllegalArgumentException("The action to run under lock '" + name + "' is null");
+        }
+        DistributedLock lock = getLock(name);
+        if (!lock.tryLock(waitTime.toNanos(), TimeUnit.NANOSECONDS)) {
+            throw new LockTimeoutException("Lock '" + name + "' was not acquired within " + waitTime);
+        }
+        try {
+            return action.call();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void close() {
+        runtime.close();
+    }
+}

@@ -1,0 +1,28 @@
+package dev.locksmith.internal.lock;
+
+import dev.locksmith.RedisMode;
+import io.lettuce.core.RedisURI;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * The validated settings of one {@link dev.locksmith.LockManager}.
+ *
+ * @param uris              where Redis is
+ * @param mode              how to reach it
+ * @param keyPrefix         the start of every key written
+ * @param lease             the watchdog's lease, renewed every third of it
+ * @param commandTimeout    how long one Redis command may take
+ * @param syncReplicas      replicas that must acknowledge an acquisition ({@code WAIT}), 0 for none
+ * @param syncTimeout       how long to wait for them
+ * @param watchdogScheduler the container's scheduler for lease renewal, or null to use a private one
+ */
+public record LockSettings(List<RedisURI> uris, RedisMode mode, String keyPrefix, Duration lease,
+                           Duration commandTimeout, int syncReplicas, Duration syncTimeout,
+                           ScheduledExecutorService watchdogScheduler) {
+
+    public long leaseMillis() {
+        return lease.toMillis();
+    }
+}

@@ -1,0 +1,26 @@
+package dev.locksmith.internal.lock;
+
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Names holders and release requests. An owner id is this manager's random id plus the thread
+ * id, so two managers in one JVM, or two JVMs, never share an owner.
+ */
+final class OwnerIds {
+    private final String managerId = UUID.randomUUID().toString();
+    private final AtomicLong requests = new AtomicLong();
+
+    String current() {
+        return of(Thread.currentThread());
+    }
+
+    @SuppressWarnings("deprecation") // Thread.getId(): threadId() needs Java 19, the library runs on 17
+    String of(Thread thread) {
+        return managerId + ":" + thread.getId();
+    }
+
+    String nextRequestId() {
+        return managerId + ":" + requests.incrementAndGet();
+    }
+}

@@ -1,0 +1,57 @@
+package dev.locksmith.internal.lock;
+
+import dev.locksmith.LockException;
+import java.time.Duration;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Blocks for one Redis reply. A round trip is bounded by the command timeout and is not cut
+ * short by an interrupt: abandoning a sent acquisition would leave a hold in Redis that nobody
+ * here knows of. The interrupt status is kept for the caller to act on.
+ */
+final class RedisReplies {
+    private final long limitNanos;
+
+    RedisReplies(Duration commandTimeout) {
+        // Lettuce times the command out itself; this bound only guards against a reply that never completes.
+        this.limitNanos = commandTimeout.multipliedBy(2).plusSeconds(1).toNanos();
+    }
+
+    <T> T await(CompletionStage<T> reply, String what) {
+        Future<T> future = reply.toCompletableFuture();
+        boolean interrupted = false;
+        long deadline = System.nanoTime() + limitNanos;
+        try {
+            while (true) {
+                try {
+                    return future.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    throw failure(what, e.getCause());
+                } catch (TimeoutException e) {
+                    future.cancel(false);
+                    throw new LockException(what + ": Redis did not answer within "
+                            + Duration.ofNanos(limitNanos).toMillis() + " ms", e);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    static LockException failure(String what, Throwable cause) {
+        Throwable root = cause instanceof CompletionException && cause.getCause() != null ? cause.getCause() : cause;
+        if (root instanceof LockException lockException) {
+            return lockException;
+        }
+        return new LockException(what + " failed: " + root, root);
+    }
+}

@@ -1,0 +1,165 @@
+package dev.locksmith.internal.redis;
+
+import dev.locksmith.LockException;
+import dev.locksmith.RedisMode;
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.ToIntFunction;
+
+/**
+ * The connections to one Redis deployment (a master, a master found through Sentinel, or a
+ * cluster): one multiplexed connection for commands and one for pub/sub, shared by every lock.
+ */
+public final class RedisEndpoint implements AutoCloseable {
+    private final ClientResources resources;
+    private final AbstractRedisClient client;
+    private final StatefulConnection<String, String> connection;
+    private final RedisClusterAsyncCommands<String, String> commands;
+    private final StatefulRedisPubSubConnection<String, String> pubSub;
+    private final ToIntFunction<String> partitionOfKey;
+    private final String description;
+
+    private RedisEndpoint(ClientResources resources, AbstractRedisClient client,
+                          StatefulConnection<String, String> connection,
+                          RedisClusterAsyncCommands<String, String> commands,
+                          StatefulRedisPubSubConnection<String, String> pubSub,
+                          ToIntFunction<String> partitionOfKey, String description) {
+        this.resources = resources;
+        this.client = client;
+        this.connection = connection;
+        this.commands = commands;
+        this.pubSub = pubSub;
+        this.partitionOfKey = partitionOfKey;
+        this.description = description;
+    }
+
+    /**
+     * Connects, failing at once when the deployment cannot be reached.
+     *
+     * @param mode           STANDALONE, SENTINEL or CLUSTER
+     * @param uris           one URI, or the cluster's seeds
+     * @param commandTimeout how long a command may take before it fails
+     * @return the connected endpoint
+     * @throws LockException if Redis cannot be reached
+     */
+    public static RedisEndpoint connect(RedisMode mode, List<RedisURI> uris, Duration commandTimeout) {
+        ClientResources resources = DefaultClientResources.create();
+        String description = mode + " " + RedisUris.redacted(uris);
+        try {
+            if (mode == RedisMode.CLUSTER) {
+                return connectCluster(resources, uris, commandTimeout, description);
+            }
+            return connectSingle(resources, uris.get(0), commandTimeout, description);
+        } catch (RedisException e) {
+            resources.shutdown();
+            throw new LockException("Cannot connect to Redis at " + description + ": " + e.getMessage()
+                    + ". Check locksmith.redis.uri and that the server is running.", e);
+        }
+    }
+
+    private static RedisEndpoint connectSingle(ClientResources resources, RedisURI uri, Duration timeout,
+                                               String description) {
+        RedisClient client = RedisClient.create(resources);
+        client.setOptions(ClientOptions.builder()
+                .timeoutOptions(TimeoutOptions.enabled(timeout))
+                .build());
+        try {
+            var connection = client.connect(StringCodec.UTF8, uri);
+            var pubSub = client.connectPubSub(StringCodec.UTF8, uri);
+            return new RedisEndpoint(resources, client, connection, connection.async(), pubSub,
+                    key -> 0, description);
+        } catch (RedisException e) {
+            client.shutdown();
+            throw e;
+        }
+    }
+
+    private static RedisEndpoint connectCluster(ClientResources resources, List<RedisURI> seeds, Duration timeout,
+                                                String description) {
+        RedisClusterClient client = RedisClusterClient.create(resources, seeds);
+        client.setOptions(ClusterClientOptions.builder()
+                .timeoutOptions(TimeoutOptions.enabled(timeout))
+                .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                        .enableAllAdaptiveRefreshTriggers()
+                        .enablePeriodicRefresh(Duration.ofSeconds(10))
+                        .build())
+                .build());
+        try {
+            var connection = client.connect(StringCodec.UTF8);
+            var pubSub = client.connectPubSub(StringCodec.UTF8);
+            return new RedisEndpoint(resources, client, connection, connection.async(), pubSub,
+                    SlotHash::getSlot, description);
+        } catch (RedisException e) {
+            client.shutdown();
+            throw e;
+        }
+    }
+
+    /**
+     * @return asynchronous commands on the shared connection
+     */
+    public RedisClusterAsyncCommands<String, String> commands() {
+        return commands;
+    }
+
+    /**
+     * @return the shared pub/sub connection
+     */
+    public StatefulRedisPubSubConnection<String, String> pubSub() {
+        return pubSub;
+    }
+
+    /**
+     * Splits keys into groups that one script call may touch together: all of them on a single
+     * server, one group per hash slot in a cluster.
+     *
+     * @param key a key
+     * @return the group of that key
+     */
+    public int partitionOf(String key) {
+        return partitionOfKey.applyAsInt(key);
+    }
+
+    /**
+     * @return the mode and the addresses, with any password masked
+     */
+    public String description() {
+        return description;
+    }
+
+    @Override
+    public void close() {
+        List<RuntimeException> failures = new ArrayList<>();
+        for (AutoCloseable closeable : List.<AutoCloseable>of(pubSub, connection)) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                failures.add(new LockException("Closing a Redis connection to " + description + " failed", e));
+            }
+        }
+        client.shutdown();
+        resources.shutdown();
+        if (!failures.isEmpty()) {
+            RuntimeException first = failures.get(0);
+            failures.subList(1, failures.size()).forEach(first::addSuppressed);
+            throw first;
+        }
+    }
+}

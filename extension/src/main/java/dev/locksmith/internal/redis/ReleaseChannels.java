@@ -1,0 +1,145 @@
+package dev.locksmith.internal.redis;
+
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The pub/sub channels this process listens on, shared: however many waiters a channel has,
+ * it is subscribed once, and unsubscribed when its last listener leaves.
+ */
+public final class ReleaseChannels {
+    private final StatefulRedisPubSubConnection<String, String> connection;
+    private final Map<String, Channel> channels = new HashMap<>();
+
+    /**
+     * @param connection the pub/sub connection; its messages are dispatched to the listeners here
+     */
+    public ReleaseChannels(StatefulRedisPubSubConnection<String, String> connection) {
+        this.connection = connection;
+        connection.addListener(new RedisPubSubAdapter<>() {
+            @Override
+            public void message(String channel, String message) {
+                dispatch(channel);
+            }
+        });
+    }
+
+    /**
+     * Starts listening. The returned stage completes once Redis confirmed the subscription, so a
+     * message published after that reaches {@code onMessage}.
+     *
+     * @param channel   the channel
+     * @param onMessage run on Lettuce's I/O thread for each message; must not block
+     * @return the subscription, to {@link Subscription#close() close} when done
+     */
+    public synchronized Subscription subscribe(String channel, Runnable onMessage) {
+        Channel existing = channels.get(channel);
+        if (existing == null) {
+            existing = new Channel(connection.async().subscribe(channel).toCompletableFuture());
+            channels.put(channel, existing);
+        }
+        existing.listeners.put(onMessageKey(onMessage), onMessage);
+        return new Subscription(this, channel, onMessage, existing.subscribed);
+    }
+
+    /**
+     * @return how many channels are subscribed now
+     */
+    public synchronized int activeChannels() {
+        return channels.size();
+    }
+
+    private synchronized void unsubscribe(String channel, Runnable onMessage) {
+        Channel existing = channels.get(channel);
+        if (existing == null) {
+            return;
+        }
+        existing.listeners.remove(onMessageKey(onMessage));
+        if (existing.listeners.isEmpty()) {
+            channels.remove(channel);
+            // Commands on one connection run in order, so a later SUBSCRIBE of the same channel
+            // is applied after this UNSUBSCRIBE.
+            connection.async().unsubscribe(channel);
+        }
+    }
+
+    private void dispatch(String channel) {
+        Runnable[] listeners;
+        synchronized (this) {
+            Channel existing = channels.get(channel);
+            if (existing == null) {
+                return;
+            }
+            listeners = existing.listeners.values().toArray(Runnable[]::new);
+        }
+        for (Runnable listener : listeners) {
+            listener.run();
+        }
+    }
+
+    private static Object onMessageKey(Runnable onMessage) {
+        return new IdentityKey(onMessage);
+    }
+
+    private record IdentityKey(Object target) {
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof IdentityKey key && key.target == target;
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(target);
+        }
+    }
+
+    private static final class Channel {
+        final CompletableFuture<Void> subscribed;
+        final Map<Object, Runnable> listeners = new HashMap<>();
+
+        Channel(CompletableFuture<Void> subscribed) {
+            this.subscribed = subscribed;
+        }
+    }
+
+    /**
+     * One listener on one channel.
+     */
+    public static final class Subscription implements AutoCloseable {
+        private final ReleaseChannels owner;
+        private final String channel;
+        private final Runnable onMessage;
+        private final CompletionStage<Void> subscribed;
+        private boolean closed;
+
+        private Subscription(ReleaseChannels owner, String channel, Runnable onMessage,
+                             CompletionStage<Void> subscribed) {
+            this.owner = owner;
+            this.channel = channel;
+            this.onMessage = onMessage;
+            this.subscribed = subscribed;
+        }
+
+        /**
+         * @return completes when Redis has confirmed the subscription
+         */
+        public CompletionStage<Void> subscribed() {
+            return subscribed;
+        }
+
+        /**
+         * Stops listening; the channel is unsubscribed when this was its last listener.
+         */
+        @Override
+        public synchronized void close() {
+            if (!closed) {
+                closed = true;
+                owner.unsubscribe(channel, onMessage);
+            }
+        }
+    }
+}

@@ -1,0 +1,8 @@
+-- Removes a lock whoever holds it and wakes its waiters.
+-- KEYS[1] lock hash, KEYS[2] release channel
+-- returns 1 when a lock was removed, 0 when there was none
+if redis.call('del', KEYS[1]) == 1 then
+    redis.call('publish', KEYS[2], 'released')
+    return 1
+end
+return 0
