@@ -1,9 +1,10 @@
 package dev.locksmith.internal.lock;
 
 /**
- * What this process knows of one hold: whose it is, its fencing token, how often it was entered,
- * and whether the watchdog found it lost. The owner id is fixed at acquisition, so a release
- * from another thread (a transaction completing elsewhere) releases the right hold.
+ * What this process knows of one hold: whose it is, its fencing token, its lease, and whether
+ * the watchdog found it lost; the hold count lives in Redis only. The owner id is fixed at
+ * acquisition, so a release from another thread (a transaction completing elsewhere) releases
+ * the right hold.
  */
 public final class Hold {
     private final String name;
@@ -12,7 +13,6 @@ public final class Hold {
     private final long fencingToken;
     private final long leaseMillis;
     private final boolean watchdog;
-    private int count = 1;
     private volatile boolean lost;
     private volatile long lastConfirmedNanos;
 
@@ -48,14 +48,6 @@ public final class Hold {
 
     public boolean watchdog() {
         return watchdog;
-    }
-
-    synchronized int count() {
-        return count;
-    }
-
-    synchronized void setCount(int count) {
-        this.count = count;
     }
 
     public boolean isLost() {

@@ -4,7 +4,6 @@ import dev.locksmith.internal.redis.ReleaseChannels;
 import dev.locksmith.internal.redis.ReleaseChannels.Subscription;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The threads of this process that want one lock name. Only the thread holding the gate

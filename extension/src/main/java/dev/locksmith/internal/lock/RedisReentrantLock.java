@@ -114,8 +114,6 @@ public final class RedisReentrantLock implements DistributedLock {
         if (left == 0) {
             forget(hold);
             runtime.contention().wake(name);
-        } else {
-            hold.setCount((int) left);
         }
         return (int) left;
     }
@@ -236,7 +234,7 @@ public final class RedisReentrantLock implements DistributedLock {
             if (!listening) {
                 // Subscribe, then try again at once: a release published before the subscription
                 // was confirmed would otherwise be missed and the wait would last a whole lease.
-                listenForReleases(contention, deadline);
+                listenForReleases(contention);
                 listening = true;
                 continue;
             }
@@ -245,7 +243,7 @@ public final class RedisReentrantLock implements DistributedLock {
         }
     }
 
-    private void listenForReleases(LocalContention contention, Deadline deadline) {
+    private void listenForReleases(LocalContention contention) {
         runtime.await(contention.listen(runtime.channels(), keys.channel()),
                 "Subscribing to releases of lock '" + name + "'");
     }
@@ -308,7 +306,6 @@ public final class RedisReentrantLock implements DistributedLock {
             forget(held);
             throw lost(held, "before it was entered again: its lease expired or it was force-unlocked");
         }
-        held.setCount((int) count);
     }
 
     private void forget(Hold hold) {

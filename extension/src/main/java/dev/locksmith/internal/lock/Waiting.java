@@ -36,8 +36,10 @@ final class Waiting {
         }
     }
 
+    /**
+     * A timed wait is always interruptible: only lock() waits uninterruptibly, and it waits without limit.
+     */
     boolean tryAcquire(Semaphore semaphore, long nanos) throws InterruptedException {
-        // Even an uninterruptible caller never gets here: only lock() waits uninterruptibly, and it waits forever.
         return semaphore.tryAcquire(Math.max(0, nanos), TimeUnit.NANOSECONDS);
     }
 

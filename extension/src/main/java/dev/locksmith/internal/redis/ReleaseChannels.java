@@ -2,8 +2,11 @@ package dev.locksmith.internal.redis;
 
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -42,7 +45,7 @@ public final class ReleaseChannels {
             existing = new Channel(connection.async().subscribe(channel).toCompletableFuture());
             channels.put(channel, existing);
         }
-        existing.listeners.put(onMessageKey(onMessage), onMessage);
+        existing.listeners.add(onMessage);
         return new Subscription(this, channel, onMessage, existing.subscribed);
     }
 
@@ -58,7 +61,7 @@ public final class ReleaseChannels {
         if (existing == null) {
             return;
         }
-        existing.listeners.remove(onMessageKey(onMessage));
+        existing.listeners.remove(onMessage);
         if (existing.listeners.isEmpty()) {
             channels.remove(channel);
             // Commands on one connection run in order, so a later SUBSCRIBE of the same channel
@@ -74,32 +77,16 @@ public final class ReleaseChannels {
             if (existing == null) {
                 return;
             }
-            listeners = existing.listeners.values().toArray(Runnable[]::new);
+            listeners = existing.listeners.toArray(Runnable[]::new);
         }
         for (Runnable listener : listeners) {
             listener.run();
         }
     }
 
-    private static Object onMessageKey(Runnable onMessage) {
-        return new IdentityKey(onMessage);
-    }
-
-    private record IdentityKey(Object target) {
-        @Override
-        public boolean equals(Object other) {
-            return other instanceof IdentityKey key && key.target == target;
-        }
-
-        @Override
-        public int hashCode() {
-            return System.identityHashCode(target);
-        }
-    }
-
     private static final class Channel {
         final CompletableFuture<Void> subscribed;
-        final Map<Object, Runnable> listeners = new HashMap<>();
+        final Set<Runnable> listeners = Collections.newSetFromMap(new IdentityHashMap<>());
 
         Channel(CompletableFuture<Void> subscribed) {
             this.subscribed = subscribed;
