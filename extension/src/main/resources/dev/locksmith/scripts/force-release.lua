@@ -1,8 +1,8 @@
--- Removes a lock whoever holds it and wakes its waiters.
+-- Removes a lock whoever holds it and wakes every waiter.
 -- KEYS[1] lock hash, KEYS[2] release channel
 -- returns 1 when a lock was removed, 0 when there was none
 if redis.call('del', KEYS[1]) == 1 then
-    redis.call('publish', KEYS[2], 'released')
+    redis.call('publish', KEYS[2], '*')
     return 1
 end
 return 0

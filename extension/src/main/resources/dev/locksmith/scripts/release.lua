@@ -16,7 +16,7 @@ if left > 0 then
     redis.call('pexpire', KEYS[1], ARGV[2])
 else
     redis.call('del', KEYS[1])
-    redis.call('publish', KEYS[2], 'released')
+    redis.call('publish', KEYS[2], '*')
 end
 redis.call('set', KEYS[3], left, 'px', ARGV[3])
 return left

@@ -8,6 +8,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -20,6 +21,13 @@ import java.util.concurrent.TimeUnit;
  *       its fencing token; prints {@code DONE}.</li>
  *   <li>{@code hold uri lock leaseMs}: takes the lock with the watchdog, prints {@code HELD token}
  *       and waits to be killed.</li>
+ *   <li>{@code read-hold uri lock leaseMs}: the same with the read side of a read/write lock.</li>
+ *   <li>{@code fair uri lock leaseMs index...}: one thread per index; thread i waits for an element
+ *       on the Redis list {@code go:i} (BLPOP, no polling), then takes the fair lock, appends i to
+ *       the list {@code order} and unlocks.</li>
+ *   <li>{@code multi uri iterations first second}: takes the multi-lock of the two names in that
+ *       order {@code iterations} times, incrementing the Redis counter {@code multi-counter}
+ *       with a read-then-write; prints {@code DONE}.</li>
  * </ul>
  */
 public final class LockWorker {
@@ -29,7 +37,10 @@ public final class LockWorker {
     public static void main(String[] args) throws Exception {
         switch (args[0]) {
             case "count" -> count(args[1], args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]), args[5], args[6]);
-            case "hold" -> hold(args[1], args[2], Long.parseLong(args[3]));
+            case "hold" -> hold(args[1], args[2], Long.parseLong(args[3]), false);
+            case "read-hold" -> hold(args[1], args[2], Long.parseLong(args[3]), true);
+            case "fair" -> fair(args[1], args[2], Long.parseLong(args[3]), Arrays.copyOfRange(args, 4, args.length));
+            case "multi" -> multi(args[1], Integer.parseInt(args[2]), args[3], args[4]);
             default -> throw new IllegalArgumentException("unknown mode " + args[0]);
         }
     }
@@ -85,11 +96,67 @@ public final class LockWorker {
         }
     }
 
-    private static void hold(String uri, String name, long leaseMillis) throws Exception {
+    private static void hold(String uri, String name, long leaseMillis, boolean read) throws Exception {
         LockManager locks = Locksmith.builder().redisUri(uri).leaseTime(Duration.ofMillis(leaseMillis)).build();
-        DistributedLock lock = locks.getLock(name);
+        DistributedLock lock = read ? locks.getReadWriteLock(name).readLock() : locks.getLock(name);
         lock.lock();
         System.out.println("HELD " + lock.fencingToken());
         new CountDownLatch(1).await();
+    }
+
+    private static void fair(String uri, String name, long leaseMillis, String[] indexes) throws Exception {
+        RedisClient client = RedisClient.create(uri);
+        LockManager locks = Locksmith.builder().redisUri(uri).leaseTime(Duration.ofMillis(leaseMillis)).build();
+        List<Thread> threads = new ArrayList<>();
+        for (String index : indexes) {
+            Thread thread = new Thread(() -> {
+                try (StatefulRedisConnection<String, String> connection = client.connect()) {
+                    RedisCommands<String, String> redis = connection.sync();
+                    redis.blpop(0, "go:" + index);
+                    DistributedLock lock = locks.getFairLock(name);
+                    lock.lock();
+                    try {
+                        redis.rpush("order", index);
+                    } finally {
+                        lock.unlock();
+                    }
+                } catch (RuntimeException e) {
+                    e.printStackTrace(System.out);
+                }
+            });
+            thread.start();
+            threads.add(thread);
+        }
+        System.out.println("READY");
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        System.out.println("DONE");
+        locks.close();
+        client.shutdown();
+    }
+
+    private static void multi(String uri, int iterations, String first, String second) throws Exception {
+        RedisClient client = RedisClient.create(uri);
+        try (LockManager locks = Locksmith.builder().redisUri(uri).build();
+             StatefulRedisConnection<String, String> connection = client.connect()) {
+            RedisCommands<String, String> redis = connection.sync();
+            System.out.println("READY");
+            for (int i = 0; i < iterations; i++) {
+                DistributedLock both = locks.getMultiLock(locks.getLock(first), locks.getLock(second));
+                if (!both.tryLock(60, TimeUnit.SECONDS)) {
+                    throw new AssertionError("multi-lock not acquired within 60 s");
+                }
+                try {
+                    String value = redis.get("multi-counter");
+                    redis.set("multi-counter", Long.toString(value == null ? 1 : Long.parseLong(value) + 1));
+                } finally {
+                    both.unlock();
+                }
+            }
+            System.out.println("DONE");
+        } finally {
+            client.shutdown();
+        }
     }
 }

@@ -4,14 +4,15 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The {@link LocalContention} of every lock name some thread here is acquiring now. An entry
- * and its pub/sub subscription live exactly as long as some thread is in an acquisition.
+ * The {@link LocalContention} of every lock some thread here is acquiring now, by release
+ * channel. An entry and its pub/sub subscription live exactly as long as some thread is in an
+ * acquisition.
  */
 final class ContentionRegistry {
-    private final Map<String, LocalContention> byName = new ConcurrentHashMap<>();
+    private final Map<String, LocalContention> byChannel = new ConcurrentHashMap<>();
 
-    LocalContention enter(String name) {
-        return byName.compute(name, (key, existing) -> {
+    LocalContention enter(String channel) {
+        return byChannel.compute(channel, (key, existing) -> {
             LocalContention contention = existing == null ? new LocalContention(key) : existing;
             contention.users++;
             return contention;
@@ -19,7 +20,7 @@ final class ContentionRegistry {
     }
 
     void leave(LocalContention contention) {
-        byName.computeIfPresent(contention.name(), (key, existing) -> {
+        byChannel.computeIfPresent(contention.channel(), (key, existing) -> {
             if (--existing.users > 0) {
                 return existing;
             }
@@ -29,21 +30,21 @@ final class ContentionRegistry {
     }
 
     /**
-     * Wakes the local contender for {@code name}, if there is one: a release here need not
-     * wait for its own message to come back from Redis.
+     * Wakes the local waiters of a lock released here: they need not wait for the release
+     * message to come back from Redis.
      */
-    void wake(String name) {
-        LocalContention contention = byName.get(name);
+    void wake(String channel) {
+        LocalContention contention = byChannel.get(channel);
         if (contention != null) {
-            contention.wake();
+            contention.wake("*");
         }
     }
 
     void wakeAll() {
-        byName.values().forEach(LocalContention::wake);
+        byChannel.values().forEach(contention -> contention.wake("*"));
     }
 
     int size() {
-        return byName.size();
+        return byChannel.size();
     }
 }

@@ -19,9 +19,12 @@ final class Deadline {
     }
 
     /**
-     * @param nanos how long from now; zero or less is already past
+     * @param nanos how long from now; zero or less is already past, beyond centuries is never
      */
     static Deadline in(long nanos) {
+        if (nanos >= Long.MAX_VALUE / 2) {
+            return NEVER; // further than any wait can last, and System.nanoTime() + nanos would overflow
+        }
         return new Deadline(System.nanoTime() + Math.max(0, nanos), false);
     }
 

@@ -5,6 +5,7 @@ import dev.locksmith.DistributedReadWriteLock;
 import dev.locksmith.LockManager;
 import dev.locksmith.LockTimeoutException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
@@ -34,29 +35,25 @@ public final class DefaultLockManager implements LockManager {
     @Override
     public DistributedLock getLock(String name) {
         runtime.checkOpen();
-        return new RedisReentrantLock(name, runtime);
+        return new RedisLock(name, ExclusiveKind.INSTANCE, runtime);
     }
 
     @Override
     public DistributedLock getFairLock(String name) {
         runtime.checkOpen();
-        LockNames.require(name);
-        throw new UnsupportedOperationException("Fair locks are not available in this Locksmith version yet;"
-                + " lock '" + name + "' can use getLock(name) meanwhile");
+        return new RedisLock(name, FairKind.INSTANCE, runtime);
     }
 
     @Override
     public DistributedReadWriteLock getReadWriteLock(String name) {
         runtime.checkOpen();
-        LockNames.require(name);
-        throw new UnsupportedOperationException("Read/write locks are not available in this Locksmith version yet;"
-                + " lock '" + name + "' can use getLock(name) meanwhile");
+        return new RedisReadWriteLock(name, runtime);
     }
 
     @Override
     public DistributedLock getMultiLock(DistributedLock... locks) {
         runtime.checkOpen();
-        throw new UnsupportedOperationException("Multi-locks are not available in this Locksmith version yet");
+        return new MultiLock(locks == null ? null : Arrays.asList(locks));
     }
 
     @Override

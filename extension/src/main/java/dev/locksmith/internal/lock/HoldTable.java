@@ -5,31 +5,31 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Every hold this process has, by lock name and owner. Holds are recorded only after Redis
+ * Every hold this process has, by lock hash and hold field. Holds are recorded only after Redis
  * granted them, so the table never claims a hold Redis does not have.
  */
 public final class HoldTable {
-    private final Map<String, Map<String, Hold>> byName = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, Hold>> byHash = new ConcurrentHashMap<>();
 
     /**
-     * @return the hold of {@code owner} on {@code name}, or null
+     * @return the hold counted in {@code field} of the lock hash {@code hash}, or null
      */
-    public Hold get(String name, String owner) {
-        Map<String, Hold> holders = byName.get(name);
-        return holders == null ? null : holders.get(owner);
+    public Hold get(String hash, String field) {
+        Map<String, Hold> holders = byHash.get(hash);
+        return holders == null ? null : holders.get(field);
     }
 
     void put(Hold hold) {
-        byName.compute(hold.name(), (name, holders) -> {
+        byHash.compute(hold.keys().hash(), (hash, holders) -> {
             Map<String, Hold> result = holders == null ? new ConcurrentHashMap<>(2) : holders;
-            result.put(hold.owner(), hold);
+            result.put(hold.field(), hold);
             return result;
         });
     }
 
     void remove(Hold hold) {
-        byName.computeIfPresent(hold.name(), (name, holders) -> {
-            holders.remove(hold.owner(), hold);
+        byHash.computeIfPresent(hold.keys().hash(), (hash, holders) -> {
+            holders.remove(hold.field(), hold);
             return holders.isEmpty() ? null : holders;
         });
     }
@@ -38,13 +38,13 @@ public final class HoldTable {
      * @return every hold, for shutdown
      */
     public List<Hold> all() {
-        return byName.values().stream().flatMap(holders -> holders.values().stream()).toList();
+        return byHash.values().stream().flatMap(holders -> holders.values().stream()).toList();
     }
 
     /**
-     * @return how many locks are held now
+     * @return how many holds there are now
      */
     public int size() {
-        return byName.values().stream().mapToInt(Map::size).sum();
+        return byHash.values().stream().mapToInt(Map::size).sum();
     }
 }

@@ -1,31 +1,39 @@
 package dev.locksmith.internal.lock;
 
 /**
- * The Redis keys and channel of one lock name. All begin with {@code prefix{name}}, so in a
- * cluster they share one hash slot and one script may touch them together.
+ * The Redis keys and channel of one lock. All begin with {@code prefix{name}}, so in a cluster
+ * they share one hash slot and one script may touch them together.
  *
- * @param hash        the hash of holds: owner id to hold count
- * @param fence       the fencing counter; outlives the lock so tokens keep increasing
- * @param channel     where releases are published
- * @param latchPrefix the start of the short-lived keys that make a retried release harmless
+ * @param hash           the hash of holds: owner (or side and owner) to hold count
+ * @param fence          the fencing counter of the name, shared by every kind; outlives the
+ *                       lock so tokens keep increasing
+ * @param channel        where releases are published
+ * @param latchPrefix    the start of the short-lived keys that make a resent release harmless
+ * @param queue          the fair lock's queue of waiting owners
+ * @param queueDeadlines until when each queued owner keeps its place
  */
-public record LockKeys(String hash, String fence, String channel, String latchPrefix) {
+public record LockKeys(String hash, String fence, String channel, String latchPrefix, String queue,
+                       String queueDeadlines) {
 
     /**
      * @param prefix the configured key prefix
      * @param name   a valid lock name
-     * @return the keys of that lock
+     * @return the keys of the exclusive (reentrant and fair) lock of that name
      */
     public static LockKeys of(String prefix, String name) {
         String base = prefix + "{" + name + "}";
-        return new LockKeys(base, base + ":fence", base + ":released", base + ":unlock:");
+        return at(base, base + ":fence");
     }
 
     /**
-     * @param suffix a sub-lock's own part, such as {@code read} or {@code write}
-     * @return keys in the same hash slot, for a lock kind that needs more than one hash
+     * @return the keys of the read/write lock of the same name
      */
-    public String sibling(String suffix) {
-        return hash + ":" + suffix;
+    public LockKeys readWrite() {
+        return at(hash + ":rw", fence);
+    }
+
+    private static LockKeys at(String base, String fence) {
+        return new LockKeys(base, fence, base + ":released", base + ":unlock:", base + ":queue",
+                base + ":queue:deadlines");
     }
 }

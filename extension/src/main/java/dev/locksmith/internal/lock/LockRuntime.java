@@ -99,6 +99,10 @@ public final class LockRuntime implements AutoCloseable {
         return renewer;
     }
 
+    System.Logger log() {
+        return LOG;
+    }
+
     <T> T await(CompletionStage<T> reply, String what) {
         return replies.await(reply, what);
     }
@@ -111,12 +115,12 @@ public final class LockRuntime implements AutoCloseable {
     }
 
     /**
-     * Drops every hold of {@code owner} on a lock without waiting for the answer; used when an
+     * Drops every hold counted in {@code field} of a lock without waiting for the answer; used when an
      * acquisition failed in a way that leaves open whether Redis applied it. Sent on the same
      * connection after the acquisition, so Redis runs it after that acquisition.
      */
-    void abandon(LockKeys keys, String owner) {
-        scripts.run(RELEASE_ALL, ScriptOutputType.INTEGER, new String[] {keys.hash(), keys.channel()}, owner)
+    void abandon(LockKeys keys, String field, String expiryField) {
+        scripts.run(RELEASE_ALL, ScriptOutputType.INTEGER, new String[] {keys.hash(), keys.channel()}, field, expiryField)
                 .whenComplete((released, failure) -> {
                     if (failure != null) {
                         LOG.log(Level.WARNING, "Could not clean up an uncertain acquisition of " + keys.hash()
@@ -146,7 +150,8 @@ public final class LockRuntime implements AutoCloseable {
         for (Hold hold : holds.all()) {
             try {
                 await(scripts.run(RELEASE_ALL, ScriptOutputType.INTEGER,
-                        new String[] {hold.keys().hash(), hold.keys().channel()}, hold.owner()), "Release on close");
+                        new String[] {hold.keys().hash(), hold.keys().channel()}, hold.field(), hold.expiryField()),
+                        "Release on close");
             } catch (LockException e) {
                 LOG.log(Level.WARNING, "Could not release the " + hold + " on close; it expires with its lease", e);
             }

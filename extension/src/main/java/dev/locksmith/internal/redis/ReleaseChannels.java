@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 
 /**
  * The pub/sub channels this process listens on, shared: however many waiters a channel has,
@@ -26,7 +27,7 @@ public final class ReleaseChannels {
         connection.addListener(new RedisPubSubAdapter<>() {
             @Override
             public void message(String channel, String message) {
-                dispatch(channel);
+                dispatch(channel, message);
             }
         });
     }
@@ -36,10 +37,10 @@ public final class ReleaseChannels {
      * message published after that reaches {@code onMessage}.
      *
      * @param channel   the channel
-     * @param onMessage run on Lettuce's I/O thread for each message; must not block
+     * @param onMessage given each message, on Lettuce's I/O thread; must not block
      * @return the subscription, to {@link Subscription#close() close} when done
      */
-    public synchronized Subscription subscribe(String channel, Runnable onMessage) {
+    public synchronized Subscription subscribe(String channel, Consumer<String> onMessage) {
         Channel existing = channels.get(channel);
         if (existing == null) {
             existing = new Channel(connection.async().subscribe(channel).toCompletableFuture());
@@ -56,7 +57,7 @@ public final class ReleaseChannels {
         return channels.size();
     }
 
-    private synchronized void unsubscribe(String channel, Runnable onMessage) {
+    private synchronized void unsubscribe(String channel, Consumer<String> onMessage) {
         Channel existing = channels.get(channel);
         if (existing == null) {
             return;
@@ -70,23 +71,24 @@ public final class ReleaseChannels {
         }
     }
 
-    private void dispatch(String channel) {
-        Runnable[] listeners;
+    @SuppressWarnings("unchecked")
+    private void dispatch(String channel, String message) {
+        Consumer<String>[] listeners;
         synchronized (this) {
             Channel existing = channels.get(channel);
             if (existing == null) {
                 return;
             }
-            listeners = existing.listeners.toArray(Runnable[]::new);
+            listeners = existing.listeners.toArray(Consumer[]::new);
         }
-        for (Runnable listener : listeners) {
-            listener.run();
+        for (Consumer<String> listener : listeners) {
+            listener.accept(message);
         }
     }
 
     private static final class Channel {
         final CompletableFuture<Void> subscribed;
-        final Set<Runnable> listeners = Collections.newSetFromMap(new IdentityHashMap<>());
+        final Set<Consumer<String>> listeners = Collections.newSetFromMap(new IdentityHashMap<>());
 
         Channel(CompletableFuture<Void> subscribed) {
             this.subscribed = subscribed;
@@ -99,11 +101,11 @@ public final class ReleaseChannels {
     public static final class Subscription implements AutoCloseable {
         private final ReleaseChannels owner;
         private final String channel;
-        private final Runnable onMessage;
+        private final Consumer<String> onMessage;
         private final CompletionStage<Void> subscribed;
         private boolean closed;
 
-        private Subscription(ReleaseChannels owner, String channel, Runnable onMessage,
+        private Subscription(ReleaseChannels owner, String channel, Consumer<String> onMessage,
                              CompletionStage<Void> subscribed) {
             this.owner = owner;
             this.channel = channel;

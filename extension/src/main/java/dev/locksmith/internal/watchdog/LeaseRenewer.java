@@ -128,11 +128,13 @@ public final class LeaseRenewer implements AutoCloseable {
 
     private CompletableFuture<Void> renew(List<Hold> batch, long sentAt) {
         String[] keys = new String[batch.size()];
-        String[] args = new String[batch.size() + 1];
+        String[] args = new String[2 * batch.size() + 1];
         args[0] = Long.toString(leaseMillis);
         for (int i = 0; i < batch.size(); i++) {
-            keys[i] = batch.get(i).keys().hash();
-            args[i + 1] = batch.get(i).owner();
+            Hold hold = batch.get(i);
+            keys[i] = hold.keys().hash();
+            args[2 * i + 1] = hold.field();
+            args[2 * i + 2] = hold.expiryField();
         }
         return scripts.<List<Long>>run(RENEW, ScriptOutputType.MULTI, keys, args)
                 .handle((renewed, failure) -> {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.locksmith.DistributedLock;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
+import dev.locksmith.testing.Await;
 import dev.locksmith.testing.RedisServerExtension;
 import dev.locksmith.testing.RespClient;
 import java.time.Duration;
@@ -15,8 +16,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -46,7 +45,8 @@ class LocalQueueingTest {
                     return null;
                 }));
             }
-            awaitTrue(() -> waiterSide.runtime().contention().size() == 1 && subscribers() == 1, Duration.ofSeconds(10));
+            Await.until("all waiters queue behind one subscription", Duration.ofSeconds(10),
+                    () -> waiterSide.runtime().contention().size() == 1 && subscribers() == 1);
             long scriptCallsBefore = scriptCalls();
 
             held.unlock();
@@ -80,13 +80,4 @@ class LocalQueueingTest {
         return 0;
     }
 
-    private static void awaitTrue(BooleanSupplier condition, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not met within " + timeout);
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-        }
-    }
 }

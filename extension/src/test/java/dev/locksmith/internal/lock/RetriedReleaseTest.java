@@ -30,7 +30,7 @@ class RetriedReleaseTest {
             DistributedLock lock = locks.getLock("retried");
             lock.lock();
             lock.lock();
-            Hold hold = ((RedisReentrantLock) lock).currentHold();
+            Hold hold = ((RedisLock) lock).currentHold();
             ScriptRunner scripts = new ScriptRunner(connection.async());
 
             long first = release(scripts, hold, "request-1");

@@ -8,6 +8,7 @@ import dev.locksmith.LockLostException;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
 import dev.locksmith.internal.lock.DefaultLockManager;
+import dev.locksmith.testing.Await;
 import dev.locksmith.testing.RedisServerExtension;
 import dev.locksmith.testing.RespClient;
 import java.time.Duration;
@@ -20,15 +21,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The reentrant lock's behaviour against a real Redis, seen by its users.
+ * What every exclusive lock kind promises, against a real Redis, seen by its users. Each kind
+ * runs the whole contract through a subclass at the end of this file.
  */
-class ReentrantLockTest {
+abstract class LockContractTest {
     @RegisterExtension
     static final RedisServerExtension redis = new RedisServerExtension();
 
@@ -40,6 +41,16 @@ class ReentrantLockTest {
         threads.shutdownNow();
         managers.forEach(LockManager::close);
     }
+
+    /**
+     * @return the lock of this kind named {@code name}, from {@code locks}
+     */
+    abstract DistributedLock lockOf(LockManager locks, String name);
+
+    /**
+     * @return the release channels a waiter for {@code name} listens on
+     */
+    abstract List<String> channels(String name);
 
     private LockManager manager() {
         return manager(Duration.ofSeconds(30));
@@ -58,7 +69,7 @@ class ReentrantLockTest {
     @Test
     void lockAndUnlockLeaveOnlyTheFencingCounterBehind() {
         LockManager locks = manager();
-        DistributedLock lock = locks.getLock("orders");
+        DistributedLock lock = lockOf(locks, "orders");
 
         lock.lock();
         assertThat(lock.isLocked()).isTrue();
@@ -71,7 +82,7 @@ class ReentrantLockTest {
 
     @Test
     void holderMayLockAgainAndMustUnlockAsOften() {
-        DistributedLock lock = manager().getLock("reentrant");
+        DistributedLock lock = lockOf(manager(), "reentrant");
 
         for (int i = 0; i < 5; i++) {
             lock.lock();
@@ -92,7 +103,7 @@ class ReentrantLockTest {
 
     @Test
     void onlyTheHolderCanUnlock() throws Exception {
-        DistributedLock lock = manager().getLock("mine");
+        DistributedLock lock = lockOf(manager(), "mine");
         lock.lock();
 
         Throwable fromOtherThread = inOtherThread(() -> {
@@ -103,9 +114,9 @@ class ReentrantLockTest {
                 return e;
             }
         });
-        Throwable fromOtherManager = catchThrowable(() -> manager().getLock("mine").unlock());
+        Throwable fromOtherManager = catchThrowable(() -> lockOf(manager(), "mine").unlock());
 
-        assertThat(fromOtherThread).isInstanceOf(IllegalMonitorStateException.class).hasMessageContaining("'mine'");
+        assertThat(fromOtherThread).isInstanceOf(IllegalMonitorStateException.class).hasMessageContaining("mine");
         assertThat(fromOtherManager).isInstanceOf(IllegalMonitorStateException.class);
         assertThat(lock.isHeldByCurrentThread()).isTrue();
         assertThat(lock.getHoldCount()).isEqualTo(1);
@@ -114,8 +125,8 @@ class ReentrantLockTest {
 
     @Test
     void fixedLeaseExpiresByItselfAndTheLateUnlockReportsTheLoss() throws Exception {
-        DistributedLock lock = manager().getLock("short");
-        DistributedLock sameInOtherManager = manager().getLock("short");
+        DistributedLock lock = lockOf(manager(), "short");
+        DistributedLock sameInOtherManager = lockOf(manager(), "short");
 
         lock.lock(300, TimeUnit.MILLISECONDS);
         long start = System.nanoTime();
@@ -124,7 +135,7 @@ class ReentrantLockTest {
 
         assertThat(otherGotIt).isTrue();
         assertThat(waited).isBetween(150L, 1_000L);
-        assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class).hasMessageContaining("'short'");
+        assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class).hasMessageContaining("short");
         assertThat(sameInOtherManager.isLocked()).as("the loser's unlock leaves the new holder alone").isTrue();
         sameInOtherManager.unlock();
     }
@@ -132,8 +143,8 @@ class ReentrantLockTest {
     @Test
     void watchdogKeepsTheLockForThreeLeasesAndMore() throws Exception {
         Duration lease = Duration.ofMillis(400);
-        DistributedLock lock = manager(lease).getLock("long-job");
-        DistributedLock rival = manager(lease).getLock("long-job");
+        DistributedLock lock = lockOf(manager(lease), "long-job");
+        DistributedLock rival = lockOf(manager(lease), "long-job");
         lock.lock();
 
         long until = System.nanoTime() + lease.multipliedBy(3).toNanos();
@@ -152,8 +163,8 @@ class ReentrantLockTest {
 
     @Test
     void waiterIsWokenByTheReleaseMessageWithoutPolling() throws Exception {
-        DistributedLock holder = manager().getLock("wake");
-        DistributedLock waiter = manager().getLock("wake");
+        DistributedLock holder = lockOf(manager(), "wake");
+        DistributedLock waiter = lockOf(manager(), "wake");
         holder.lock();
 
         Future<Long> acquiredAt = threads.submit(() -> {
@@ -162,34 +173,35 @@ class ReentrantLockTest {
             waiter.unlock();
             return at;
         });
-        awaitTrue(() -> subscribers("locksmith:{wake}:released") == 1, Duration.ofSeconds(10));
+        Await.until("the waiter listens for releases", Duration.ofSeconds(10), () -> subscribers("wake") == 1);
         long releasedAt = System.nanoTime();
         holder.unlock();
 
         long wokeAfterMillis = TimeUnit.NANOSECONDS.toMillis(acquiredAt.get(10, TimeUnit.SECONDS) - releasedAt);
         assertThat(wokeAfterMillis).as("lease is 30 s, so only the release message can wake it this fast")
                 .isLessThan(200);
-        awaitTrue(() -> subscribers("locksmith:{wake}:released") == 0, Duration.ofSeconds(5));
+        Await.until("the waiter stopped listening", Duration.ofSeconds(5), () -> subscribers("wake") == 0);
     }
 
     @Test
     void tryLockGivesUpAtItsDeadline() throws Exception {
-        manager().getLock("busy").lock();
-        DistributedLock lock = manager().getLock("busy");
+        lockOf(manager(), "busy").lock();
+        DistributedLock lock = lockOf(manager(), "busy");
 
         long start = System.nanoTime();
         boolean acquired = lock.tryLock(300, TimeUnit.MILLISECONDS);
         long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
 
         assertThat(acquired).isFalse();
-        assertThat(waited).isBetween(300L, 360L);
+        // The wait ends at the deadline plus one round trip; the slack is for a busy CI machine.
+        assertThat(waited).isBetween(300L, 400L);
         assertThat(lock.tryLock()).isFalse();
     }
 
     @Test
     void lockInterruptiblyStopsWaitingWhenInterrupted() throws Exception {
-        manager().getLock("interrupt-me").lock();
-        DistributedLock lock = manager().getLock("interrupt-me");
+        lockOf(manager(), "interrupt-me").lock();
+        DistributedLock lock = lockOf(manager(), "interrupt-me");
         CompletableFuture<Throwable> outcome = new CompletableFuture<>();
         Thread waiter = new Thread(() -> {
             try {
@@ -200,13 +212,13 @@ class ReentrantLockTest {
             }
         });
         waiter.start();
-        awaitTrue(() -> subscribers("locksmith:{interrupt-me}:released") == 1, Duration.ofSeconds(10));
+        Await.until("the waiter listens for releases", Duration.ofSeconds(10), () -> subscribers("interrupt-me") == 1);
 
         waiter.interrupt();
 
         assertThat(outcome.get(5, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
         assertThat(lock.getHoldCount()).isZero();
-        awaitTrue(() -> subscribers("locksmith:{interrupt-me}:released") == 0, Duration.ofSeconds(5));
+        Await.until("the interrupted waiter stopped listening", Duration.ofSeconds(5), () -> subscribers("interrupt-me") == 0);
     }
 
     @Test
@@ -216,41 +228,42 @@ class ReentrantLockTest {
         List<Long> tokens = new ArrayList<>();
 
         for (int i = 0; i < 6; i++) {
-            DistributedLock lock = (i % 2 == 0 ? first : second).getLock("fenced");
+            DistributedLock lock = lockOf(i % 2 == 0 ? first : second, "fenced");
             lock.lock();
             tokens.add(lock.fencingToken());
             lock.unlock();
         }
 
         assertThat(tokens).isSorted().doesNotHaveDuplicates();
-        assertThatThrownBy(() -> first.getLock("fenced").fencingToken())
+        assertThatThrownBy(() -> lockOf(first, "fenced").fencingToken())
                 .isInstanceOf(IllegalMonitorStateException.class);
     }
 
     @Test
     void forceUnlockFreesTheLockAndTheHolderLearnsOfTheLoss() throws Exception {
-        DistributedLock lock = manager().getLock("forced");
+        DistributedLock lock = lockOf(manager(), "forced");
         lock.lock();
 
-        assertThat(manager().getLock("forced").forceUnlock()).isTrue();
+        assertThat(lockOf(manager(), "forced").forceUnlock()).isTrue();
 
         assertThat(lock.isLocked()).isFalse();
         assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class);
         assertThat(lock.getHoldCount()).isZero();
-        assertThat(manager().getLock("forced").forceUnlock()).isFalse();
+        assertThat(lockOf(manager(), "forced").forceUnlock()).isFalse();
     }
 
     @Test
     void watchdogMarksAHoldLostWhenRedisNoLongerHasIt() throws Exception {
         DefaultLockManager locks = (DefaultLockManager) manager(Duration.ofMillis(300));
-        DistributedLock lock = locks.getLock("vanishing");
+        DistributedLock lock = lockOf(locks, "vanishing");
         lock.lock();
 
-        redis.node().command("DEL", "locksmith:{vanishing}");
-        awaitTrue(() -> locks.runtime().renewer().trackedCount() == 0, Duration.ofSeconds(5));
+        lockOf(manager(), "vanishing").forceUnlock();
+        Await.until("the watchdog noticed the loss", Duration.ofSeconds(5),
+                () -> locks.runtime().renewer().trackedCount() == 0);
 
         assertThatThrownBy(lock::fencingToken).isInstanceOf(LockLostException.class);
-        assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class).hasMessageContaining("'vanishing'");
+        assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class).hasMessageContaining("vanishing");
         assertThat(lock.tryLock()).as("after the loss is reported the lock can be taken afresh").isTrue();
         lock.unlock();
     }
@@ -258,13 +271,13 @@ class ReentrantLockTest {
     @Test
     void closingTheManagerReleasesItsLocksAndRefusesFurtherUse() throws Exception {
         LockManager closing = Locksmith.builder().redisUri(redis.uri()).build();
-        DistributedLock lock = closing.getLock("closing");
+        DistributedLock lock = lockOf(closing, "closing");
         lock.lock();
 
         closing.close();
         closing.close();
 
-        assertThat(manager().getLock("closing").tryLock()).isTrue();
+        assertThat(lockOf(manager(), "closing").tryLock()).isTrue();
         assertThatThrownBy(lock::lock).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
         assertThatThrownBy(() -> closing.getLock("x")).isInstanceOf(IllegalStateException.class);
     }
@@ -283,7 +296,7 @@ class ReentrantLockTest {
             workers.add(threads.submit(() -> {
                 start.await();
                 for (int i = 0; i < 250; i++) {
-                    DistributedLock lock = source.getLock("hot-" + ((thread + i) % 3));
+                    DistributedLock lock = lockOf(source, "hot-" + ((thread + i) % 3));
                     lock.lock();
                     try {
                         maxInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
@@ -303,29 +316,20 @@ class ReentrantLockTest {
 
         assertThat(locks.runtime().waitingState()).isEqualTo("channels=0, contended names=0, holds=0, renewed=0");
         assertThat(rivals.runtime().waitingState()).isEqualTo("channels=0, contended names=0, holds=0, renewed=0");
-        awaitTrue(() -> ((List<?>) RespClient.call(redis.node().port(), "PUBSUB", "CHANNELS")).isEmpty(),
-                Duration.ofSeconds(5));
+        Await.until("no channel is subscribed", Duration.ofSeconds(5),
+                () -> ((List<?>) RespClient.call(redis.node().port(), "PUBSUB", "CHANNELS")).isEmpty());
         assertThat(redis.lockStateLeftBehind(5_000)).isEmpty();
     }
 
-    private static long subscribers(String channel) {
-        List<?> reply = (List<?>) RespClient.call(redis.node().port(), "PUBSUB", "NUMSUB", channel);
-        return Long.parseLong(reply.get(1).toString());
+    private long subscribers(String name) {
+        long total = 0;
+        for (String channel : channels(name)) {
+            List<?> reply = (List<?>) RespClient.call(redis.node().port(), "PUBSUB", "NUMSUB", channel);
+            total += Long.parseLong(reply.get(1).toString());
+        }
+        return total;
     }
 
-    /**
-     * Waits for a condition that another thread or process brings about, with a deadline.
-     */
-    static void awaitTrue(BooleanSupplier condition, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not met within " + timeout);
-            }
-            Thread.onSpinWait();
-            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-        }
-    }
 
     private static Throwable catchThrowable(Runnable action) {
         try {

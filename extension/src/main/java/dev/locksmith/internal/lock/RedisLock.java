@@ -11,28 +11,25 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 
 /**
- * The reentrant, non-fair lock: a Redis hash of owner id to hold count with a server-side lease.
- * One thread per process contends in Redis at a time (see {@link LocalContention}); it sleeps
- * until a release is published or the holder's lease runs out, never in a polling loop.
+ * A lock of any {@link LockKind}: a Redis hash of hold counts with a server-side lease. Waiting
+ * never polls: a waiter sleeps until a release is published or the holder's lease runs out.
+ * For most kinds one thread per process contends in Redis at a time (see
+ * {@link LocalContention}); fair-lock waiters each keep their own place in the Redis queue.
  */
-public final class RedisReentrantLock implements DistributedLock {
-    private static final LuaScript ACQUIRE = LuaScript.load("acquire");
+public final class RedisLock implements DistributedLock {
     private static final LuaScript REENTER = LuaScript.load("reenter");
-    private static final LuaScript RELEASE = LuaScript.load("release");
     private static final LuaScript FORCE_RELEASE = LuaScript.load("force-release");
     private static final long WATCHDOG = -1;
 
     private final String name;
+    private final LockKind kind;
     private final LockKeys keys;
     private final LockRuntime runtime;
 
-    /**
-     * @param name    a valid lock name
-     * @param runtime what the locks of the manager share
-     */
-    public RedisReentrantLock(String name, LockRuntime runtime) {
+    RedisLock(String name, LockKind kind, LockRuntime runtime) {
         this.name = LockNames.require(name);
-        this.keys = LockKeys.of(runtime.settings().keyPrefix(), name);
+        this.kind = kind;
+        this.keys = kind.keys(runtime.settings().keyPrefix(), name);
         this.runtime = runtime;
     }
 
@@ -81,10 +78,9 @@ public final class RedisReentrantLock implements DistributedLock {
     @Override
     public void unlock() {
         runtime.checkOpen();
-        String owner = runtime.owners().current();
-        Hold hold = runtime.holds().get(name, owner);
+        Hold hold = currentHold();
         if (hold == null) {
-            throw new IllegalMonitorStateException("Lock '" + name + "' is not held by thread '"
+            throw new IllegalMonitorStateException("The " + kind.describe() + " '" + name + "' is not held by thread '"
                     + Thread.currentThread().getName() + "'; only the thread that locked it may unlock it");
         }
         release(hold);
@@ -103,17 +99,18 @@ public final class RedisReentrantLock implements DistributedLock {
             forget(hold);
             throw lost(hold, "before it was released");
         }
-        String[] scriptKeys = {keys.hash(), keys.channel(), keys.latchPrefix() + runtime.owners().nextRequestId()};
-        long left = runtime.<Long>await(runtime.scripts().run(RELEASE, ScriptOutputType.INTEGER, scriptKeys,
-                hold.owner(), Long.toString(hold.leaseMillis()),
-                Long.toString(runtime.settings().commandTimeout().toMillis())), "Releasing lock '" + name + "'");
+        String latchKey = keys.latchPrefix() + runtime.owners().nextRequestId();
+        long left = runtime.await(kind.release(runtime.scripts(), keys, hold.owner(), hold.leaseMillis(), latchKey,
+                runtime.settings().commandTimeout().toMillis()), "Releasing " + describe());
         if (left < 0) {
             forget(hold);
             throw lost(hold, "before it was released: its lease expired or it was force-unlocked");
         }
         if (left == 0) {
             forget(hold);
-            runtime.contention().wake(name);
+            if (!kind.queuesInRedis()) {
+                runtime.contention().wake(keys.channel());
+            }
         }
         return (int) left;
     }
@@ -122,45 +119,47 @@ public final class RedisReentrantLock implements DistributedLock {
     public boolean forceUnlock() {
         runtime.checkOpen();
         long removed = runtime.<Long>await(runtime.scripts().run(FORCE_RELEASE, ScriptOutputType.INTEGER,
-                new String[] {keys.hash(), keys.channel()}), "Force-unlocking lock '" + name + "'");
-        runtime.contention().wake(name);
+                new String[] {keys.hash(), keys.channel()}), "Force-unlocking " + describe());
+        runtime.contention().wake(keys.channel());
         return removed == 1;
     }
 
     @Override
     public boolean isLocked() {
         runtime.checkOpen();
-        return runtime.await(runtime.redis().commands().exists(keys.hash()), "Reading lock '" + name + "'") > 0;
+        return kind.isLockedBy(runtime.await(runtime.redis().commands().hkeys(keys.hash()), "Reading " + describe()));
     }
 
     @Override
     public boolean isHeldByCurrentThread() {
         runtime.checkOpen();
-        return runtime.await(runtime.redis().commands().hexists(keys.hash(), runtime.owners().current()),
-                "Reading lock '" + name + "'");
+        return runtime.await(runtime.redis().commands().hexists(keys.hash(), kind.holdField(runtime.owners().current())),
+                "Reading " + describe());
     }
 
     @Override
     public int getHoldCount() {
         runtime.checkOpen();
-        String count = runtime.await(runtime.redis().commands().hget(keys.hash(), runtime.owners().current()),
-                "Reading lock '" + name + "'");
+        String count = runtime.await(runtime.redis().commands().hget(keys.hash(), kind.holdField(runtime.owners().current())),
+                "Reading " + describe());
         return count == null ? 0 : Integer.parseInt(count);
     }
 
     @Override
     public Duration remainingLease() {
-        runtime.checkOpen();
-        long millis = runtime.await(runtime.redis().commands().pttl(keys.hash()), "Reading lock '" + name + "'");
+        if (!isLocked()) {
+            return Duration.ZERO;
+        }
+        long millis = runtime.await(runtime.redis().commands().pttl(keys.hash()), "Reading " + describe());
         return millis > 0 ? Duration.ofMillis(millis) : Duration.ZERO;
     }
 
     @Override
     public long fencingToken() {
         runtime.checkOpen();
-        Hold hold = runtime.holds().get(name, runtime.owners().current());
+        Hold hold = currentHold();
         if (hold == null) {
-            throw new IllegalMonitorStateException("Lock '" + name + "' is not held by thread '"
+            throw new IllegalMonitorStateException("The " + kind.describe() + " '" + name + "' is not held by thread '"
                     + Thread.currentThread().getName() + "', so it has no fencing token");
         }
         if (hold.isLost()) {
@@ -173,13 +172,13 @@ public final class RedisReentrantLock implements DistributedLock {
      * @return the current thread's hold, or null; for the transaction support
      */
     public Hold currentHold() {
-        return runtime.holds().get(name, runtime.owners().current());
+        return runtime.holds().get(keys.hash(), kind.holdField(runtime.owners().current()));
     }
 
     @Override
     public Condition newCondition() {
-        throw new UnsupportedOperationException("Distributed locks have no conditions; lock '" + name
-                + "' cannot create one. Use a queue or pub/sub to signal between processes.");
+        throw new UnsupportedOperationException("Distributed locks have no conditions; the " + kind.describe() + " '"
+                + name + "' cannot create one. Use a queue or pub/sub to signal between processes.");
     }
 
     private void acquireUninterruptibly(long leaseMillis) {
@@ -196,20 +195,29 @@ public final class RedisReentrantLock implements DistributedLock {
         String owner = runtime.owners().current();
         boolean watchdog = leaseMillis == WATCHDOG;
         long lease = watchdog ? runtime.settings().leaseMillis() : leaseMillis;
-        Hold held = runtime.holds().get(name, owner);
+        Hold held = runtime.holds().get(keys.hash(), kind.holdField(owner));
         if (held != null) {
             reenter(held, lease);
             return true;
         }
-        LocalContention contention = runtime.contention().enter(name);
+        kind.checkMayAcquire(runtime.holds(), keys, owner, name);
+        LocalContention contention = runtime.contention().enter(keys.channel());
         try {
+            if (kind.queuesInRedis()) {
+                return awaitTurnInQueue(contention, owner, lease, watchdog, deadline, waiting);
+            }
             if (!contention.enterGate(deadline, waiting)) {
                 return false;
             }
+            boolean acquired = false;
             try {
-                return contend(contention, owner, lease, watchdog, deadline, waiting);
+                acquired = contend(contention, owner, lease, watchdog, deadline, waiting);
+                return acquired;
             } finally {
                 contention.leaveGate();
+                if (!acquired && kind.leavesTracesWhileWaiting()) {
+                    giveUp(owner);
+                }
             }
         } finally {
             runtime.contention().leave(contention);
@@ -238,33 +246,76 @@ public final class RedisReentrantLock implements DistributedLock {
                 listening = true;
                 continue;
             }
-            long waitNanos = Math.min(deadline.remainingNanos(), TimeUnit.MILLISECONDS.toNanos(busyForMillis));
-            contention.awaitWakeUp(seen, waitNanos, waiting);
+            contention.awaitWakeUp(seen, waitNanos(deadline, busyForMillis, lease), waiting);
         }
     }
 
+    private boolean awaitTurnInQueue(LocalContention contention, String owner, long lease, boolean watchdog,
+                                     Deadline deadline, Waiting waiting) throws InterruptedException {
+        contention.joinQueue(owner);
+        boolean acquired = false;
+        try {
+            listenForReleases(contention);
+            while (true) {
+                runtime.checkOpen();
+                long seen = contention.generalWakeUps();
+                long busyForMillis = tryAcquire(owner, lease, watchdog);
+                if (busyForMillis < 0) {
+                    acquired = true;
+                    return true;
+                }
+                if (deadline.hasPassed()) {
+                    return false;
+                }
+                waiting.checkInterrupt();
+                // Ask again before the place in the queue lapses, so that only dead waiters lose theirs.
+                long nanos = Math.min(waitNanos(deadline, busyForMillis, lease), TimeUnit.MILLISECONDS.toNanos(lease / 3));
+                contention.awaitTurn(owner, seen, nanos, waiting);
+            }
+        } finally {
+            contention.leaveQueue(owner);
+            if (!acquired) {
+                giveUp(owner);
+            }
+        }
+    }
+
+    private void giveUp(String owner) {
+        try {
+            runtime.await(kind.giveUp(runtime.scripts(), keys, owner), "Giving up waiting for " + describe());
+        } catch (LockException e) {
+            // Not fatal: the mark lapses by itself within one lease. The caller's own outcome
+            // (timeout, interrupt, the first failure) is what it must hear about.
+            runtime.log().log(System.Logger.Level.WARNING, "Could not withdraw from waiting for " + describe()
+                    + "; the mark lapses within one lease", e);
+        }
+    }
+
+    private long waitNanos(Deadline deadline, long busyForMillis, long lease) {
+        long busyFor = busyForMillis > 0 ? busyForMillis : lease;
+        return Math.min(deadline.remainingNanos(), TimeUnit.MILLISECONDS.toNanos(busyFor));
+    }
+
     private void listenForReleases(LocalContention contention) {
-        runtime.await(contention.listen(runtime.channels(), keys.channel()),
-                "Subscribing to releases of lock '" + name + "'");
+        runtime.await(contention.listen(runtime.channels()), "Subscribing to releases of " + describe());
     }
 
     /**
-     * @return -1 when acquired, otherwise how long the current holder's lease has left in ms
+     * @return -1 when acquired, otherwise how long until the lock may be free, in ms
      */
     private long tryAcquire(String owner, long lease, boolean watchdog) {
         List<Long> answer;
         try {
-            answer = runtime.await(runtime.scripts().run(ACQUIRE, ScriptOutputType.MULTI,
-                    new String[] {keys.hash(), keys.fence()}, owner, Long.toString(lease)),
-                    "Acquiring lock '" + name + "'");
+            answer = runtime.await(kind.acquire(runtime.scripts(), keys, owner, lease, lease), "Acquiring " + describe());
         } catch (LockException e) {
-            runtime.abandon(keys, owner);
+            runtime.abandon(keys, kind.holdField(owner), kind.expiryField(owner));
             throw e;
         }
         if (answer.get(0) == 0L) {
             return Math.max(0, answer.get(1));
         }
-        Hold hold = new Hold(name, keys, owner, answer.get(1), lease, watchdog);
+        Hold hold = new Hold(name, keys, owner, kind.holdField(owner), kind.expiryField(owner), answer.get(1), lease,
+                watchdog);
         awaitReplicas(hold);
         runtime.holds().put(hold);
         if (watchdog) {
@@ -282,14 +333,14 @@ public final class RedisReentrantLock implements DistributedLock {
         long acknowledged;
         try {
             acknowledged = runtime.await(runtime.redis().commands().waitForReplication(wanted, timeout),
-                    "Waiting for replicas to copy lock '" + name + "'");
+                    "Waiting for replicas to copy " + describe());
         } catch (LockException e) {
-            runtime.abandon(keys, hold.owner());
+            runtime.abandon(keys, hold.field(), hold.expiryField());
             throw e;
         }
         if (acknowledged < wanted) {
-            runtime.abandon(keys, hold.owner());
-            throw new LockException("Lock '" + name + "' was acquired on the master but only " + acknowledged
+            runtime.abandon(keys, hold.field(), hold.expiryField());
+            throw new LockException("The " + describe() + " was acquired on the master but only " + acknowledged
                     + " of " + wanted + " replica(s) confirmed it within " + timeout + " ms, so it was released again."
                     + " Check the replicas, or lower locksmith.redis.sync-replicas / raise sync-timeout.");
         }
@@ -301,7 +352,8 @@ public final class RedisReentrantLock implements DistributedLock {
             throw lost(held, "before it was entered again");
         }
         long count = runtime.<Long>await(runtime.scripts().run(REENTER, ScriptOutputType.INTEGER,
-                new String[] {keys.hash()}, held.owner(), Long.toString(lease)), "Re-entering lock '" + name + "'");
+                new String[] {keys.hash()}, held.field(), Long.toString(lease), held.expiryField()),
+                "Re-entering " + describe());
         if (count == 0) {
             forget(held);
             throw lost(held, "before it was entered again: its lease expired or it was force-unlocked");
@@ -313,9 +365,13 @@ public final class RedisReentrantLock implements DistributedLock {
         runtime.renewer().untrack(hold);
     }
 
-    private static LockLostException lost(Hold hold, String when) {
-        return new LockLostException("Lock '" + hold.name() + "' (fencing token " + hold.fencingToken()
+    private LockLostException lost(Hold hold, String when) {
+        return new LockLostException("The " + kind.describe() + " '" + name + "' (fencing token " + hold.fencingToken()
                 + ") was lost " + when + ". Work done since the loss was not protected by the lock.");
+    }
+
+    private String describe() {
+        return kind.describe() + " '" + name + "'";
     }
 
     private long waitNanos(long waitTime, TimeUnit unit) {
@@ -330,20 +386,20 @@ public final class RedisReentrantLock implements DistributedLock {
         }
         long millis = unit.toMillis(leaseTime);
         if (leaseTime <= 0 || millis <= 0) {
-            throw new IllegalArgumentException("Lease time " + leaseTime + " " + unit + " for lock '" + name
-                    + "' is not a positive number of milliseconds" + (watchdogAllowed ? "; use -1 for a watchdog lease" : ""));
+            throw new IllegalArgumentException("Lease time " + leaseTime + " " + unit + " for " + describe()
+                    + " is not a positive number of milliseconds" + (watchdogAllowed ? "; use -1 for a watchdog lease" : ""));
         }
         return millis;
     }
 
     private void requireUnit(TimeUnit unit) {
         if (unit == null) {
-            throw new IllegalArgumentException("Time unit for lock '" + name + "' is null; pass a TimeUnit such as SECONDS");
+            throw new IllegalArgumentException("Time unit for " + describe() + " is null; pass a TimeUnit such as SECONDS");
         }
     }
 
     @Override
     public String toString() {
-        return "DistributedLock[" + name + "]";
+        return "DistributedLock[" + kind.describe() + " " + name + "]";
     }
 }

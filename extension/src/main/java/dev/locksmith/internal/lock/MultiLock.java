@@ -1,0 +1,231 @@
+package dev.locksmith.internal.lock;
+
+import dev.locksmith.DistributedLock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.stream.Collectors;
+
+/**
+ * Several locks taken as one: all of them within the wait time, or none. It never waits for a
+ * lock while holding another: it takes what it can without waiting, and when one is taken,
+ * releases the rest and waits for that one alone. Two multi-locks over overlapping sets, taken
+ * in opposite orders, therefore cannot deadlock.
+ */
+final class MultiLock implements DistributedLock {
+    private static final long WATCHDOG = -1;
+
+    private final List<DistributedLock> locks;
+    private final String name;
+
+    MultiLock(List<DistributedLock> locks) {
+        if (locks == null || locks.isEmpty()) {
+            throw new IllegalArgumentException("A multi-lock needs at least one lock; got none");
+        }
+        for (int i = 0; i < locks.size(); i++) {
+            if (locks.get(i) == null) {
+                throw new IllegalArgumentException("Lock " + i + " of the multi-lock is null; pass locks from a LockManager");
+            }
+        }
+        this.locks = List.copyOf(locks);
+        this.name = this.locks.stream().map(DistributedLock::getName).collect(Collectors.joining(",", "multi[", "]"));
+    }
+
+    @Override
+    public String getName() {
+        return name;
+    }
+
+    @Override
+    public void lock() {
+        acquireUninterruptibly(WATCHDOG);
+    }
+
+    @Override
+    public void lock(long leaseTime, TimeUnit unit) {
+        acquireUninterruptibly(positiveMillis(leaseTime, unit));
+    }
+
+    @Override
+    public void lockInterruptibly() throws InterruptedException {
+        acquire(Deadline.never(), WATCHDOG);
+    }
+
+    @Override
+    public boolean tryLock() {
+        try {
+            return acquire(Deadline.in(0), WATCHDOG);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    @Override
+    public boolean tryLock(long waitTime, TimeUnit unit) throws InterruptedException {
+        return acquire(Deadline.in(requireUnit(unit).toNanos(waitTime)), WATCHDOG);
+    }
+
+    @Override
+    public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
+        long lease = leaseTime == -1 ? WATCHDOG : positiveMillis(leaseTime, unit);
+        return acquire(Deadline.in(requireUnit(unit).toNanos(waitTime)), lease);
+    }
+
+    private void acquireUninterruptibly(long lease) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                acquire(Deadline.never(), lease);
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private boolean acquire(Deadline deadline, long lease) throws InterruptedException {
+        int waitFor = 0;
+        while (true) {
+            DistributedLock first = locks.get(waitFor);
+            if (!take(first, deadline, lease)) {
+                return false;
+            }
+            List<DistributedLock> held = new ArrayList<>(List.of(first));
+            int busy = -1;
+            for (int i = 0; i < locks.size() && busy < 0; i++) {
+                if (i == waitFor) {
+                    continue;
+                }
+                if (take(locks.get(i), Deadline.in(0), lease)) {
+                    held.add(locks.get(i));
+                } else {
+                    busy = i;
+                }
+            }
+            if (busy < 0) {
+                return true;
+            }
+            releaseAll(held);
+            if (deadline.hasPassed()) {
+                return false;
+            }
+            waitFor = busy;
+        }
+    }
+
+    private static boolean take(DistributedLock lock, Deadline deadline, long lease) throws InterruptedException {
+        if (deadline.isInfinite() && lease == WATCHDOG) {
+            lock.lockInterruptibly();
+            return true;
+        }
+        long waitNanos = deadline.isInfinite() ? Long.MAX_VALUE : Math.max(0, deadline.remainingNanos());
+        long leaseNanos = lease == WATCHDOG ? -1 : TimeUnit.MILLISECONDS.toNanos(lease);
+        return lock.tryLock(waitNanos, leaseNanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void unlock() {
+        List<DistributedLock> reversed = new ArrayList<>(locks);
+        Collections.reverse(reversed);
+        releaseAll(reversed);
+    }
+
+    /**
+     * Releases every lock given, even when some fail; the first failure is thrown with the
+     * others suppressed.
+     */
+    private static void releaseAll(List<DistributedLock> held) {
+        RuntimeException failure = null;
+        for (DistributedLock lock : held) {
+            try {
+                lock.unlock();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    @Override
+    public boolean forceUnlock() {
+        boolean removed = false;
+        for (DistributedLock lock : locks) {
+            removed |= lock.forceUnlock();
+        }
+        return removed;
+    }
+
+    /**
+     * @return true if any of the locks is held, so that taking all of them would have to wait
+     */
+    @Override
+    public boolean isLocked() {
+        return locks.stream().anyMatch(DistributedLock::isLocked);
+    }
+
+    /**
+     * @return true if the current thread holds every one of the locks
+     */
+    @Override
+    public boolean isHeldByCurrentThread() {
+        return locks.stream().allMatch(DistributedLock::isHeldByCurrentThread);
+    }
+
+    @Override
+    public int getHoldCount() {
+        return locks.stream().mapToInt(DistributedLock::getHoldCount).min().orElse(0);
+    }
+
+    @Override
+    public Duration remainingLease() {
+        return locks.stream().map(DistributedLock::remainingLease).min(Duration::compareTo).orElse(Duration.ZERO);
+    }
+
+    /**
+     * @return the token of the first lock, which is taken afresh by every acquisition of the
+     *         multi-lock and so increases strictly; use each lock's own token to fence its resource
+     */
+    @Override
+    public long fencingToken() {
+        return locks.get(0).fencingToken();
+    }
+
+    @Override
+    public Condition newCondition() {
+        throw new UnsupportedOperationException("Distributed locks have no conditions; " + name + " cannot create one");
+    }
+
+    private long positiveMillis(long leaseTime, TimeUnit unit) {
+        long millis = requireUnit(unit).toMillis(leaseTime);
+        if (leaseTime <= 0 || millis <= 0) {
+            throw new IllegalArgumentException("Lease time " + leaseTime + " " + unit + " for " + name
+                    + " is not a positive number of milliseconds; use -1 for a watchdog lease");
+        }
+        return millis;
+    }
+
+    private TimeUnit requireUnit(TimeUnit unit) {
+        if (unit == null) {
+            throw new IllegalArgumentException("Time unit for " + name + " is null; pass a TimeUnit such as SECONDS");
+        }
+        return unit;
+    }
+
+    @Override
+    public String toString() {
+        return "DistributedLock[" + name + "]";
+    }
+}
