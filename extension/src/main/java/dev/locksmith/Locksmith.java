@@ -132,9 +132,9 @@ public final class Locksmith {
             if (mode == null) {
                 throw new IllegalArgumentException("Redis mode is null; choose one of STANDALONE, SENTINEL, CLUSTER, REDLOCK");
             }
-            if (mode == RedisMode.REDLOCK) {
-                throw new UnsupportedOperationException("RedisMode.REDLOCK is not available in this Locksmith version"
-                        + " yet; use STANDALONE with syncReplicas, SENTINEL or CLUSTER");
+            if (mode == RedisMode.REDLOCK && syncReplicas > 0) {
+                throw new IllegalArgumentException("Sync replicas " + syncReplicas + " cannot be combined with REDLOCK:"
+                        + " its independent masters have no replicas to wait for. Use one or the other.");
             }
             if (keyPrefix == null || keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
                 throw new IllegalArgumentException("Key prefix '" + keyPrefix + "' must not be null nor contain"

@@ -104,7 +104,10 @@ class BadInputTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PT-2S");
         assertThatThrownBy(() -> Locksmith.builder().mode(RedisMode.REDLOCK)
                 .redisUri("redis://127.0.0.1:1,redis://127.0.0.1:2").build())
-                .isInstanceOf(RuntimeException.class);
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("odd number");
+        assertThatThrownBy(() -> Locksmith.builder().mode(RedisMode.REDLOCK).syncReplicas(1, Duration.ofMillis(5))
+                .redisUri("redis://127.0.0.1:1,redis://127.0.0.1:2,redis://127.0.0.1:3").build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("REDLOCK");
     }
 
     @Test

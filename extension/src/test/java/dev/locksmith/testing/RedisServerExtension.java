@@ -69,7 +69,7 @@ public final class RedisServerExtension implements BeforeAllCallback, AfterEachC
 
     private boolean expiresWithin(String key, long millis) {
         long ttl = Long.parseLong(node().command("PTTL", key));
-        return ttl > 0 && ttl <= millis;
+        return ttl == -2 || (ttl >= 0 && ttl <= millis); // -2: it expired since KEYS listed it
     }
 
     /**

@@ -1,10 +1,7 @@
 package dev.locksmith.internal.lock;
 
 import dev.locksmith.internal.redis.LuaScript;
-import dev.locksmith.internal.redis.ScriptRunner;
-import io.lettuce.core.ScriptOutputType;
-import java.util.List;
-import java.util.concurrent.CompletionStage;
+import dev.locksmith.internal.redis.ScriptCall;
 
 /**
  * The reentrant, non-fair lock: whoever asks first after a release gets it.
@@ -29,16 +26,13 @@ final class ExclusiveKind extends LockKind {
     }
 
     @Override
-    CompletionStage<List<Long>> acquire(ScriptRunner scripts, LockKeys keys, String owner, long leaseMillis,
-                                        long patience) {
-        return scripts.run(ACQUIRE, ScriptOutputType.MULTI, new String[] {keys.hash(), keys.fence()},
-                owner, Long.toString(leaseMillis));
+    ScriptCall acquisition(LockKeys keys, String owner, long leaseMillis, long patience) {
+        return ScriptCall.list(ACQUIRE, new String[] {keys.hash(), keys.fence()}, owner, Long.toString(leaseMillis));
     }
 
     @Override
-    CompletionStage<Long> release(ScriptRunner scripts, LockKeys keys, String owner, long leaseMillis,
-                                  String latchKey, long latchMillis) {
-        return scripts.run(RELEASE, ScriptOutputType.INTEGER, new String[] {keys.hash(), keys.channel(), latchKey},
+    ScriptCall release(LockKeys keys, String owner, long leaseMillis, String latchKey, long latchMillis) {
+        return ScriptCall.integer(RELEASE, new String[] {keys.hash(), keys.channel(), latchKey},
                 owner, Long.toString(leaseMillis), Long.toString(latchMillis));
     }
 }

@@ -1,10 +1,7 @@
 package dev.locksmith.internal.lock;
 
 import dev.locksmith.internal.redis.LuaScript;
-import dev.locksmith.internal.redis.ScriptRunner;
-import io.lettuce.core.ScriptOutputType;
-import java.util.List;
-import java.util.concurrent.CompletionStage;
+import dev.locksmith.internal.redis.ScriptCall;
 
 /**
  * The fair lock: waiters queue in Redis in the order they asked, across all processes, and a
@@ -32,24 +29,22 @@ final class FairKind extends LockKind {
     }
 
     @Override
-    CompletionStage<List<Long>> acquire(ScriptRunner scripts, LockKeys keys, String owner, long leaseMillis,
-                                        long patience) {
-        return scripts.run(ACQUIRE, ScriptOutputType.MULTI,
+    ScriptCall acquisition(LockKeys keys, String owner, long leaseMillis, long patience) {
+        return ScriptCall.list(ACQUIRE,
                 new String[] {keys.hash(), keys.fence(), keys.channel(), keys.queue(), keys.queueDeadlines()},
                 owner, Long.toString(leaseMillis), Long.toString(patience));
     }
 
     @Override
-    CompletionStage<Long> release(ScriptRunner scripts, LockKeys keys, String owner, long leaseMillis,
-                                  String latchKey, long latchMillis) {
-        return scripts.run(RELEASE, ScriptOutputType.INTEGER,
+    ScriptCall release(LockKeys keys, String owner, long leaseMillis, String latchKey, long latchMillis) {
+        return ScriptCall.integer(RELEASE,
                 new String[] {keys.hash(), keys.channel(), latchKey, keys.queue(), keys.queueDeadlines()},
                 owner, Long.toString(leaseMillis), Long.toString(latchMillis));
     }
 
     @Override
-    CompletionStage<Long> giveUp(ScriptRunner scripts, LockKeys keys, String owner) {
-        return scripts.run(LEAVE, ScriptOutputType.INTEGER,
+    ScriptCall giveUp(LockKeys keys, String owner) {
+        return ScriptCall.integer(LEAVE,
                 new String[] {keys.hash(), keys.channel(), keys.queue(), keys.queueDeadlines()}, owner);
     }
 

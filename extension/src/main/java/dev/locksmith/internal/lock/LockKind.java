@@ -1,9 +1,7 @@
 package dev.locksmith.internal.lock;
 
-import dev.locksmith.internal.redis.ScriptRunner;
+import dev.locksmith.internal.redis.ScriptCall;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 
 /**
  * What differs between the kinds of lock: the scripts that acquire and release, which hash
@@ -37,26 +35,24 @@ abstract class LockKind {
     }
 
     /**
-     * One attempt.
+     * One attempt; its KEYS[2] is the fencing counter.
      *
      * @param patience how long a waiter keeps its place in a Redis-side queue without asking again
-     * @return {1, fencing token} when acquired, {0, ms until something may change} when not
+     * @return a call answering {1, fencing token} when acquired, {0, ms until something may change} when not
      */
-    abstract CompletionStage<List<Long>> acquire(ScriptRunner scripts, LockKeys keys, String owner, long leaseMillis,
-                                                long patience);
+    abstract ScriptCall acquisition(LockKeys keys, String owner, long leaseMillis, long patience);
 
     /**
-     * @return the holds left on this side (0 = released), or -1 when the owner held nothing
+     * @return a call answering the holds left on this side (0 = released), or -1 when the owner held nothing
      */
-    abstract CompletionStage<Long> release(ScriptRunner scripts, LockKeys keys, String owner, long leaseMillis,
-                                           String latchKey, long latchMillis);
+    abstract ScriptCall release(LockKeys keys, String owner, long leaseMillis, String latchKey, long latchMillis);
 
     /**
      * Removes what a waiter left in Redis (a place in a queue, a waiting-writer mark) after it
      * gave up; only called for kinds that {@link #leavesTracesWhileWaiting()}.
      */
-    CompletionStage<Long> giveUp(ScriptRunner scripts, LockKeys keys, String owner) {
-        return CompletableFuture.completedFuture(0L);
+    ScriptCall giveUp(LockKeys keys, String owner) {
+        throw new UnsupportedOperationException("the " + describe() + " leaves nothing behind while waiting");
     }
 
     /**

@@ -1,12 +1,11 @@
 package dev.locksmith.internal.lock;
 
 import dev.locksmith.LockException;
+import dev.locksmith.RedisMode;
 import dev.locksmith.internal.redis.LuaScript;
 import dev.locksmith.internal.redis.RedisEndpoint;
-import dev.locksmith.internal.redis.ReleaseChannels;
-import dev.locksmith.internal.redis.ScriptRunner;
+import dev.locksmith.internal.redis.ScriptCall;
 import dev.locksmith.internal.watchdog.LeaseRenewer;
-import io.lettuce.core.ScriptOutputType;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.concurrent.CompletionStage;
@@ -15,17 +14,15 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * What every lock of one {@link dev.locksmith.LockManager} shares: the Redis connections, the
- * scripts, the hold table, the local contention and the watchdog.
+ * What every lock of one {@link dev.locksmith.LockManager} shares: the store the locks live in,
+ * the hold table, the local contention and the watchdog.
  */
 public final class LockRuntime implements AutoCloseable {
     private static final Logger LOG = System.getLogger(LockRuntime.class.getName());
     private static final LuaScript RELEASE_ALL = LuaScript.load("release-all");
 
     private final LockSettings settings;
-    private final RedisEndpoint redis;
-    private final ScriptRunner scripts;
-    private final ReleaseChannels channels;
+    private final LockStore store;
     private final HoldTable holds = new HoldTable();
     private final ContentionRegistry contention = new ContentionRegistry();
     private final OwnerIds owners = new OwnerIds();
@@ -42,9 +39,9 @@ public final class LockRuntime implements AutoCloseable {
      */
     public LockRuntime(LockSettings settings) {
         this.settings = settings;
-        this.redis = RedisEndpoint.connect(settings.mode(), settings.uris(), settings.commandTimeout());
-        this.scripts = new ScriptRunner(redis.commands());
-        this.channels = new ReleaseChannels(redis.pubSub());
+        this.store = settings.mode() == RedisMode.REDLOCK
+                ? RedLockStore.connect(settings.uris(), settings.commandTimeout(), settings.lease())
+                : new SingleNodeStore(RedisEndpoint.connect(settings.mode(), settings.uris(), settings.commandTimeout()));
         this.replies = new RedisReplies(settings.commandTimeout());
         ScheduledExecutorService scheduler = settings.watchdogScheduler();
         if (scheduler == null) {
@@ -54,30 +51,22 @@ public final class LockRuntime implements AutoCloseable {
                 return thread;
             });
             scheduler = privateScheduler;
-            LOG.log(Level.INFO, "Locksmith connected to " + redis.description()
+            LOG.log(Level.INFO, "Locksmith connected to " + store.description()
                     + "; the watchdog runs on a private daemon scheduler");
         } else {
             privateScheduler = null;
-            LOG.log(Level.INFO, "Locksmith connected to " + redis.description()
+            LOG.log(Level.INFO, "Locksmith connected to " + store.description()
                     + "; the watchdog runs on the container's scheduler " + scheduler);
         }
-        this.renewer = new LeaseRenewer(scheduler, settings.lease(), scripts, redis::partitionOf);
+        this.renewer = new LeaseRenewer(scheduler, settings.lease(), store);
     }
 
     LockSettings settings() {
         return settings;
     }
 
-    RedisEndpoint redis() {
-        return redis;
-    }
-
-    ScriptRunner scripts() {
-        return scripts;
-    }
-
-    ReleaseChannels channels() {
-        return channels;
+    LockStore store() {
+        return store;
     }
 
     HoldTable holds() {
@@ -92,15 +81,15 @@ public final class LockRuntime implements AutoCloseable {
         return owners;
     }
 
+    System.Logger log() {
+        return LOG;
+    }
+
     /**
      * @return the watchdog
      */
     public LeaseRenewer renewer() {
         return renewer;
-    }
-
-    System.Logger log() {
-        return LOG;
     }
 
     <T> T await(CompletionStage<T> reply, String what) {
@@ -115,25 +104,31 @@ public final class LockRuntime implements AutoCloseable {
     }
 
     /**
-     * Drops every hold counted in {@code field} of a lock without waiting for the answer; used when an
-     * acquisition failed in a way that leaves open whether Redis applied it. Sent on the same
-     * connection after the acquisition, so Redis runs it after that acquisition.
+     * @return the call that drops every hold counted in {@code field} of a lock, whoever runs it
      */
-    void abandon(LockKeys keys, String field, String expiryField) {
-        scripts.run(RELEASE_ALL, ScriptOutputType.INTEGER, new String[] {keys.hash(), keys.channel()}, field, expiryField)
-                .whenComplete((released, failure) -> {
-                    if (failure != null) {
-                        LOG.log(Level.WARNING, "Could not clean up an uncertain acquisition of " + keys.hash()
-                                + "; it expires with its lease", failure);
-                    }
-                });
+    static ScriptCall releaseAll(LockKeys keys, String field, String expiryField) {
+        return ScriptCall.integer(RELEASE_ALL, new String[] {keys.hash(), keys.channel()}, field, expiryField);
     }
 
     /**
-     * @return the number of subscribed channels and waiting lock names, for leak checks
+     * Drops a hold without waiting for the answer; used when an acquisition failed in a way that
+     * leaves open whether Redis applied it. Sent on the same connection after the acquisition,
+     * so Redis runs it after that acquisition.
+     */
+    void abandon(LockKeys keys, String field, String expiryField) {
+        store.everywhere(releaseAll(keys, field, expiryField)).whenComplete((released, failure) -> {
+            if (failure != null) {
+                LOG.log(Level.WARNING, "Could not clean up an uncertain acquisition of " + keys.hash()
+                        + "; it expires with its lease", failure);
+            }
+        });
+    }
+
+    /**
+     * @return the number of subscribed channels and waiting locks, for leak checks
      */
     public String waitingState() {
-        return "channels=" + channels.activeChannels() + ", contended names=" + contention.size()
+        return "channels=" + store.channels().activeChannels() + ", contended names=" + contention.size()
                 + ", holds=" + holds.size() + ", renewed=" + renewer.trackedCount();
     }
 
@@ -149,9 +144,7 @@ public final class LockRuntime implements AutoCloseable {
         renewer.close();
         for (Hold hold : holds.all()) {
             try {
-                await(scripts.run(RELEASE_ALL, ScriptOutputType.INTEGER,
-                        new String[] {hold.keys().hash(), hold.keys().channel()}, hold.field(), hold.expiryField()),
-                        "Release on close");
+                await(store.everywhere(releaseAll(hold.keys(), hold.field(), hold.expiryField())), "Release on close");
             } catch (LockException e) {
                 LOG.log(Level.WARNING, "Could not release the " + hold + " on close; it expires with its lease", e);
             }
@@ -161,6 +154,6 @@ public final class LockRuntime implements AutoCloseable {
         if (privateScheduler != null) {
             privateScheduler.shutdownNow();
         }
-        redis.close();
+        store.close();
     }
 }

@@ -1,10 +1,8 @@
 package dev.locksmith.internal.lock;
 
 import dev.locksmith.internal.redis.LuaScript;
-import dev.locksmith.internal.redis.ScriptRunner;
-import io.lettuce.core.ScriptOutputType;
+import dev.locksmith.internal.redis.ScriptCall;
 import java.util.List;
-import java.util.concurrent.CompletionStage;
 
 /**
  * One side of the read/write lock. Both sides live in one hash; each owner's holds carry their
@@ -47,26 +45,24 @@ final class ReadWriteKind extends LockKind {
     }
 
     @Override
-    CompletionStage<List<Long>> acquire(ScriptRunner scripts, LockKeys keys, String owner, long leaseMillis,
-                                        long patience) {
-        return scripts.run(SCRIPT, ScriptOutputType.MULTI, new String[] {keys.hash(), keys.fence(), keys.channel(), keys.latchPrefix()},
+    ScriptCall acquisition(LockKeys keys, String owner, long leaseMillis, long patience) {
+        return ScriptCall.list(SCRIPT, new String[] {keys.hash(), keys.fence(), keys.channel(), keys.latchPrefix()},
                 read ? "acquire-read" : "acquire-write", owner, Long.toString(leaseMillis));
     }
 
     @Override
-    CompletionStage<Long> release(ScriptRunner scripts, LockKeys keys, String owner, long leaseMillis,
-                                  String latchKey, long latchMillis) {
-        return scripts.run(SCRIPT, ScriptOutputType.INTEGER,
+    ScriptCall release(LockKeys keys, String owner, long leaseMillis, String latchKey, long latchMillis) {
+        return ScriptCall.integer(SCRIPT,
                 new String[] {keys.hash(), keys.fence(), keys.channel(), latchKey},
                 read ? "release-read" : "release-write", owner, Long.toString(leaseMillis), Long.toString(latchMillis));
     }
 
     @Override
-    CompletionStage<Long> giveUp(ScriptRunner scripts, LockKeys keys, String owner) {
+    ScriptCall giveUp(LockKeys keys, String owner) {
         if (read) {
-            return super.giveUp(scripts, keys, owner);
+            return super.giveUp(keys, owner);
         }
-        return scripts.run(SCRIPT, ScriptOutputType.INTEGER,
+        return ScriptCall.integer(SCRIPT,
                 new String[] {keys.hash(), keys.fence(), keys.channel(), keys.latchPrefix()}, "give-up-write", owner, "0");
     }
 

@@ -4,7 +4,7 @@ import dev.locksmith.DistributedLock;
 import dev.locksmith.LockException;
 import dev.locksmith.LockLostException;
 import dev.locksmith.internal.redis.LuaScript;
-import io.lettuce.core.ScriptOutputType;
+import dev.locksmith.internal.redis.ScriptCall;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -20,6 +20,7 @@ public final class RedisLock implements DistributedLock {
     private static final LuaScript REENTER = LuaScript.load("reenter");
     private static final LuaScript FORCE_RELEASE = LuaScript.load("force-release");
     private static final long WATCHDOG = -1;
+    private static final long ACQUIRED = Long.MIN_VALUE;
 
     private final String name;
     private final LockKind kind;
@@ -100,8 +101,8 @@ public final class RedisLock implements DistributedLock {
             throw lost(hold, "before it was released");
         }
         String latchKey = keys.latchPrefix() + runtime.owners().nextRequestId();
-        long left = runtime.await(kind.release(runtime.scripts(), keys, hold.owner(), hold.leaseMillis(), latchKey,
-                runtime.settings().commandTimeout().toMillis()), "Releasing " + describe());
+        long left = runtime.await(runtime.store().update(kind.release(keys, hold.owner(), hold.leaseMillis(), latchKey,
+                runtime.settings().commandTimeout().toMillis()), -1), "Releasing " + describe());
         if (left < 0) {
             forget(hold);
             throw lost(hold, "before it was released: its lease expired or it was force-unlocked");
@@ -118,8 +119,8 @@ public final class RedisLock implements DistributedLock {
     @Override
     public boolean forceUnlock() {
         runtime.checkOpen();
-        long removed = runtime.<Long>await(runtime.scripts().run(FORCE_RELEASE, ScriptOutputType.INTEGER,
-                new String[] {keys.hash(), keys.channel()}), "Force-unlocking " + describe());
+        long removed = runtime.await(runtime.store().everywhere(ScriptCall.integer(FORCE_RELEASE,
+                new String[] {keys.hash(), keys.channel()})), "Force-unlocking " + describe());
         runtime.contention().wake(keys.channel());
         return removed == 1;
     }
@@ -127,20 +128,19 @@ public final class RedisLock implements DistributedLock {
     @Override
     public boolean isLocked() {
         runtime.checkOpen();
-        return kind.isLockedBy(runtime.await(runtime.redis().commands().hkeys(keys.hash()), "Reading " + describe()));
+        return kind.isLockedBy(runtime.await(runtime.store().hashFields(keys.hash()), "Reading " + describe()));
     }
 
     @Override
     public boolean isHeldByCurrentThread() {
         runtime.checkOpen();
-        return runtime.await(runtime.redis().commands().hexists(keys.hash(), kind.holdField(runtime.owners().current())),
-                "Reading " + describe());
+        return getHoldCount() > 0;
     }
 
     @Override
     public int getHoldCount() {
         runtime.checkOpen();
-        String count = runtime.await(runtime.redis().commands().hget(keys.hash(), kind.holdField(runtime.owners().current())),
+        String count = runtime.await(runtime.store().hashField(keys.hash(), kind.holdField(runtime.owners().current())),
                 "Reading " + describe());
         return count == null ? 0 : Integer.parseInt(count);
     }
@@ -150,7 +150,7 @@ public final class RedisLock implements DistributedLock {
         if (!isLocked()) {
             return Duration.ZERO;
         }
-        long millis = runtime.await(runtime.redis().commands().pttl(keys.hash()), "Reading " + describe());
+        long millis = runtime.await(runtime.store().timeToLive(keys.hash()), "Reading " + describe());
         return millis > 0 ? Duration.ofMillis(millis) : Duration.ZERO;
     }
 
@@ -232,7 +232,7 @@ public final class RedisLock implements DistributedLock {
             runtime.checkOpen();
             long seen = contention.wakeUps();
             long busyForMillis = tryAcquire(owner, lease, watchdog);
-            if (busyForMillis < 0) {
+            if (busyForMillis == ACQUIRED) {
                 return true;
             }
             if (deadline.hasPassed()) {
@@ -260,7 +260,7 @@ public final class RedisLock implements DistributedLock {
                 runtime.checkOpen();
                 long seen = contention.generalWakeUps();
                 long busyForMillis = tryAcquire(owner, lease, watchdog);
-                if (busyForMillis < 0) {
+                if (busyForMillis == ACQUIRED) {
                     acquired = true;
                     return true;
                 }
@@ -282,7 +282,7 @@ public final class RedisLock implements DistributedLock {
 
     private void giveUp(String owner) {
         try {
-            runtime.await(kind.giveUp(runtime.scripts(), keys, owner), "Giving up waiting for " + describe());
+            runtime.await(runtime.store().everywhere(kind.giveUp(keys, owner)), "Giving up waiting for " + describe());
         } catch (LockException e) {
             // Not fatal: the mark lapses by itself within one lease. The caller's own outcome
             // (timeout, interrupt, the first failure) is what it must hear about.
@@ -291,28 +291,36 @@ public final class RedisLock implements DistributedLock {
         }
     }
 
+    /**
+     * @param busyForMillis the holder's remaining lease: 0 means it is running out right now, so
+     *                      ask again almost at once; negative means Redis knows no expiry, so only
+     *                      a release message (or a lease's time) ends the wait
+     */
     private long waitNanos(Deadline deadline, long busyForMillis, long lease) {
-        long busyFor = busyForMillis > 0 ? busyForMillis : lease;
+        long busyFor = busyForMillis < 0 ? lease : Math.max(1, busyForMillis);
         return Math.min(deadline.remainingNanos(), TimeUnit.MILLISECONDS.toNanos(busyFor));
     }
 
     private void listenForReleases(LocalContention contention) {
-        runtime.await(contention.listen(runtime.channels()), "Subscribing to releases of " + describe());
+        runtime.await(contention.listen(runtime.store().channels()), "Subscribing to releases of " + describe());
     }
 
     /**
-     * @return -1 when acquired, otherwise how long until the lock may be free, in ms
+     * @return {@link #ACQUIRED} when acquired, otherwise how long until the lock may be free, in ms
+     *         (negative when Redis knows no expiry)
      */
     private long tryAcquire(String owner, long lease, boolean watchdog) {
         List<Long> answer;
         try {
-            answer = runtime.await(kind.acquire(runtime.scripts(), keys, owner, lease, lease), "Acquiring " + describe());
+            answer = runtime.await(runtime.store().acquire(kind.acquisition(keys, owner, lease, lease),
+                    LockRuntime.releaseAll(keys, kind.holdField(owner), kind.expiryField(owner)), lease),
+                    "Acquiring " + describe());
         } catch (LockException e) {
             runtime.abandon(keys, kind.holdField(owner), kind.expiryField(owner));
             throw e;
         }
         if (answer.get(0) == 0L) {
-            return Math.max(0, answer.get(1));
+            return answer.get(1);
         }
         Hold hold = new Hold(name, keys, owner, kind.holdField(owner), kind.expiryField(owner), answer.get(1), lease,
                 watchdog);
@@ -321,7 +329,7 @@ public final class RedisLock implements DistributedLock {
         if (watchdog) {
             runtime.renewer().track(hold);
         }
-        return -1;
+        return ACQUIRED;
     }
 
     private void awaitReplicas(Hold hold) {
@@ -332,7 +340,7 @@ public final class RedisLock implements DistributedLock {
         long timeout = runtime.settings().syncTimeout().toMillis();
         long acknowledged;
         try {
-            acknowledged = runtime.await(runtime.redis().commands().waitForReplication(wanted, timeout),
+            acknowledged = runtime.await(runtime.store().awaitReplicas(wanted, timeout),
                     "Waiting for replicas to copy " + describe());
         } catch (LockException e) {
             runtime.abandon(keys, hold.field(), hold.expiryField());
@@ -351,9 +359,8 @@ public final class RedisLock implements DistributedLock {
             forget(held);
             throw lost(held, "before it was entered again");
         }
-        long count = runtime.<Long>await(runtime.scripts().run(REENTER, ScriptOutputType.INTEGER,
-                new String[] {keys.hash()}, held.field(), Long.toString(lease), held.expiryField()),
-                "Re-entering " + describe());
+        long count = runtime.await(runtime.store().update(ScriptCall.integer(REENTER, new String[] {keys.hash()},
+                held.field(), Long.toString(lease), held.expiryField()), 0), "Re-entering " + describe());
         if (count == 0) {
             forget(held);
             throw lost(held, "before it was entered again: its lease expired or it was force-unlocked");

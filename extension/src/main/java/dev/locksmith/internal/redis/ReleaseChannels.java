@@ -5,31 +5,40 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
  * The pub/sub channels this process listens on, shared: however many waiters a channel has,
- * it is subscribed once, and unsubscribed when its last listener leaves.
+ * it is subscribed once, and unsubscribed when its last listener leaves. With several
+ * independent servers (RedLock) a channel is subscribed on each, and a message from any of
+ * them is delivered.
  */
 public final class ReleaseChannels {
-    private final StatefulRedisPubSubConnection<String, String> connection;
+    private final List<StatefulRedisPubSubConnection<String, String>> connections;
+    private final int confirmationsNeeded;
     private final Map<String, Channel> channels = new HashMap<>();
 
     /**
-     * @param connection the pub/sub connection; its messages are dispatched to the listeners here
+     * @param connections one pub/sub connection per server; a subscription counts as made once
+     *                    a majority of them confirmed it
      */
-    public ReleaseChannels(StatefulRedisPubSubConnection<String, String> connection) {
-        this.connection = connection;
-        connection.addListener(new RedisPubSubAdapter<>() {
-            @Override
-            public void message(String channel, String message) {
-                dispatch(channel, message);
-            }
-        });
+    public ReleaseChannels(List<StatefulRedisPubSubConnection<String, String>> connections) {
+        this.connections = List.copyOf(connections);
+        this.confirmationsNeeded = connections.size() / 2 + 1;
+        for (StatefulRedisPubSubConnection<String, String> connection : connections) {
+            connection.addListener(new RedisPubSubAdapter<>() {
+                @Override
+                public void message(String channel, String message) {
+                    dispatch(channel, message);
+                }
+            });
+        }
     }
 
     /**
@@ -43,11 +52,29 @@ public final class ReleaseChannels {
     public synchronized Subscription subscribe(String channel, Consumer<String> onMessage) {
         Channel existing = channels.get(channel);
         if (existing == null) {
-            existing = new Channel(connection.async().subscribe(channel).toCompletableFuture());
+            existing = new Channel(subscribeEverywhere(channel));
             channels.put(channel, existing);
         }
         existing.listeners.add(onMessage);
         return new Subscription(this, channel, onMessage, existing.subscribed);
+    }
+
+    private CompletableFuture<Void> subscribeEverywhere(String channel) {
+        CompletableFuture<Void> enough = new CompletableFuture<>();
+        AtomicInteger confirmed = new AtomicInteger();
+        AtomicInteger failed = new AtomicInteger();
+        for (StatefulRedisPubSubConnection<String, String> connection : connections) {
+            connection.async().subscribe(channel).whenComplete((ok, failure) -> {
+                if (failure == null) {
+                    if (confirmed.incrementAndGet() == confirmationsNeeded) {
+                        enough.complete(null);
+                    }
+                } else if (failed.incrementAndGet() > connections.size() - confirmationsNeeded) {
+                    enough.completeExceptionally(failure);
+                }
+            });
+        }
+        return enough;
     }
 
     /**
@@ -67,7 +94,7 @@ public final class ReleaseChannels {
             channels.remove(channel);
             // Commands on one connection run in order, so a later SUBSCRIBE of the same channel
             // is applied after this UNSUBSCRIBE.
-            connection.async().unsubscribe(channel);
+            connections.forEach(connection -> connection.async().unsubscribe(channel));
         }
     }
 

@@ -1,9 +1,9 @@
 package dev.locksmith.internal.watchdog;
 
 import dev.locksmith.internal.lock.Hold;
+import dev.locksmith.internal.lock.LockStore;
 import dev.locksmith.internal.redis.LuaScript;
-import dev.locksmith.internal.redis.ScriptRunner;
-import io.lettuce.core.ScriptOutputType;
+import dev.locksmith.internal.redis.ScriptCall;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -17,7 +17,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.ToIntFunction;
 
 /**
  * Renews, in one round trip per server and tick, the lease of every lock this process holds
@@ -31,8 +30,7 @@ public final class LeaseRenewer implements AutoCloseable {
     private static final int MAX_KEYS_PER_CALL = 256;
 
     private final Set<Hold> tracked = ConcurrentHashMap.newKeySet();
-    private final ScriptRunner scripts;
-    private final ToIntFunction<String> partitionOfKey;
+    private final LockStore store;
     private final long leaseMillis;
     private final ScheduledFuture<?> ticks;
     private volatile boolean paused;
@@ -41,13 +39,10 @@ public final class LeaseRenewer implements AutoCloseable {
      * @param scheduler      runs the ticks; the renewer cancels its own task on close and never
      *                       shuts the scheduler down (it may be the container's)
      * @param lease          the watchdog lease
-     * @param scripts        runs the renewal script
-     * @param partitionOfKey which keys one script call may touch together
+     * @param store          where the held locks live
      */
-    public LeaseRenewer(ScheduledExecutorService scheduler, Duration lease, ScriptRunner scripts,
-                        ToIntFunction<String> partitionOfKey) {
-        this.scripts = scripts;
-        this.partitionOfKey = partitionOfKey;
+    public LeaseRenewer(ScheduledExecutorService scheduler, Duration lease, LockStore store) {
+        this.store = store;
         this.leaseMillis = lease.toMillis();
         long period = Math.max(1, leaseMillis / 3);
         this.ticks = scheduler.scheduleAtFixedRate(this::tick, period, period, TimeUnit.MILLISECONDS);
@@ -115,7 +110,7 @@ public final class LeaseRenewer implements AutoCloseable {
     private List<List<Hold>> batches(List<Hold> holds) {
         Map<Integer, List<Hold>> byPartition = new LinkedHashMap<>();
         for (Hold hold : holds) {
-            byPartition.computeIfAbsent(partitionOfKey.applyAsInt(hold.keys().hash()), p -> new ArrayList<>()).add(hold);
+            byPartition.computeIfAbsent(store.partitionOf(hold.keys().hash()), p -> new ArrayList<>()).add(hold);
         }
         List<List<Hold>> batches = new ArrayList<>();
         for (List<Hold> partition : byPartition.values()) {
@@ -136,7 +131,7 @@ public final class LeaseRenewer implements AutoCloseable {
             args[2 * i + 1] = hold.field();
             args[2 * i + 2] = hold.expiryField();
         }
-        return scripts.<List<Long>>run(RENEW, ScriptOutputType.MULTI, keys, args)
+        return store.renew(ScriptCall.list(RENEW, keys, args))
                 .handle((renewed, failure) -> {
                     if (failure != null) {
                         onUnreachable(batch, failure);

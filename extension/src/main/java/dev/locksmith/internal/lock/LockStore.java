@@ -1,0 +1,86 @@
+package dev.locksmith.internal.lock;
+
+import dev.locksmith.internal.redis.ReleaseChannels;
+import dev.locksmith.internal.redis.ScriptCall;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Where locks live: one Redis deployment ({@link SingleNodeStore}), or independent masters
+ * agreeing by majority ({@link RedLockStore}). Each operation says what it means for a lock,
+ * so a store of several nodes knows how to combine their answers.
+ */
+public interface LockStore extends AutoCloseable {
+
+    /**
+     * One attempt to acquire. The call's KEYS[2] is the fencing counter.
+     *
+     * @param acquisition answers {1, fencing token} or {0, ms until the lock may be free}
+     * @param undo        removes a grant this attempt made, where the attempt as a whole failed
+     * @param leaseMillis the lease asked for; a grant that used it up while being gathered fails
+     * @return {1, fencing token} when acquired, {0, ms to wait} when not
+     */
+    CompletionStage<List<Long>> acquire(ScriptCall acquisition, ScriptCall undo, long leaseMillis);
+
+    /**
+     * A change to an existing hold (release, re-entry).
+     *
+     * @param call       answers a number
+     * @param lostAnswer the number that means "this hold is gone"
+     * @return the answer, or {@code lostAnswer} when the hold is gone
+     */
+    CompletionStage<Long> update(ScriptCall call, long lostAnswer);
+
+    /**
+     * @param call the batch renewal, answering one 1 (renewed) or 0 (gone) per key
+     * @return one 1 or 0 per key
+     */
+    CompletionStage<List<Long>> renew(ScriptCall call);
+
+    /**
+     * Runs a call that must reach every node it can (force release, giving up a wait).
+     *
+     * @return the largest answer
+     */
+    CompletionStage<Long> everywhere(ScriptCall call);
+
+    /**
+     * @return the fields of a hash, as the deployment agrees on them
+     */
+    CompletionStage<List<String>> hashFields(String key);
+
+    /**
+     * @return a hash field's value, or null
+     */
+    CompletionStage<String> hashField(String key, String field);
+
+    /**
+     * @return the remaining time to live in ms, negative when the key has none or is gone
+     */
+    CompletionStage<Long> timeToLive(String key);
+
+    /**
+     * Waits until {@code replicas} replicas acknowledged this process's writes.
+     *
+     * @return how many acknowledged
+     */
+    CompletionStage<Long> awaitReplicas(int replicas, long timeoutMillis);
+
+    /**
+     * @return the pub/sub channels on which releases arrive
+     */
+    ReleaseChannels channels();
+
+    /**
+     * @return which keys one script call may touch together: equal numbers, same group
+     */
+    int partitionOf(String key);
+
+    /**
+     * @return the mode and addresses, without secrets
+     */
+    String description();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,98 @@
+package dev.locksmith.internal.lock;
+
+import dev.locksmith.internal.redis.RedisEndpoint;
+import dev.locksmith.internal.redis.ReleaseChannels;
+import dev.locksmith.internal.redis.ScriptCall;
+import dev.locksmith.internal.redis.ScriptRunner;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Locks on one Redis deployment: a master (perhaps found through Sentinel) or a cluster. Every
+ * answer is taken as the server gave it.
+ */
+final class SingleNodeStore implements LockStore {
+    private final RedisEndpoint endpoint;
+    private final ScriptRunner scripts;
+    private final ReleaseChannels channels;
+
+    SingleNodeStore(RedisEndpoint endpoint) {
+        this.endpoint = endpoint;
+        this.scripts = new ScriptRunner(endpoint.commands());
+        this.channels = new ReleaseChannels(List.of(endpoint.pubSub()));
+    }
+
+    @Override
+    public CompletionStage<List<Long>> acquire(ScriptCall acquisition, ScriptCall undo, long leaseMillis) {
+        return acquisition.runOn(scripts);
+    }
+
+    @Override
+    public CompletionStage<Long> update(ScriptCall call, long lostAnswer) {
+        return call.runOn(scripts);
+    }
+
+    @Override
+    public CompletionStage<List<Long>> renew(ScriptCall call) {
+        return call.runOn(scripts);
+    }
+
+    @Override
+    public CompletionStage<Long> everywhere(ScriptCall call) {
+        return call.runOn(scripts);
+    }
+
+    /**
+     * @return the node's own script runner, for {@link RedLockStore}
+     */
+    ScriptRunner scripts() {
+        return scripts;
+    }
+
+    @Override
+    public CompletionStage<List<String>> hashFields(String key) {
+        return endpoint.commands().hkeys(key);
+    }
+
+    @Override
+    public CompletionStage<String> hashField(String key, String field) {
+        return endpoint.commands().hget(key, field);
+    }
+
+    @Override
+    public CompletionStage<Long> timeToLive(String key) {
+        return endpoint.commands().pttl(key);
+    }
+
+    @Override
+    public CompletionStage<Long> awaitReplicas(int replicas, long timeoutMillis) {
+        return endpoint.commands().waitForReplication(replicas, timeoutMillis);
+    }
+
+    @Override
+    public ReleaseChannels channels() {
+        return channels;
+    }
+
+    /**
+     * @return this node's pub/sub connection, for {@link RedLockStore}'s shared channels
+     */
+    RedisEndpoint endpoint() {
+        return endpoint;
+    }
+
+    @Override
+    public int partitionOf(String key) {
+        return endpoint.partitionOf(key);
+    }
+
+    @Override
+    public String description() {
+        return endpoint.description();
+    }
+
+    @Override
+    public void close() {
+        endpoint.close();
+    }
+}
