@@ -89,17 +89,12 @@ final class RedLockStore implements LockStore {
             }
             if (granted.size() >= majority && leaseMillis - elapsed - drift > 0) {
                 long token = granted.stream().mapToLong(i -> answers.get(i).get(1)).max().orElseThrow();
-                return publishToken(acquisition.keys()[1], token).thenApply(raised -> {
-                    if (raised >= majority) {
-                        return List.of(1L, token);
-                    }
-                    undoOn(granted, undo);
-                    return List.of(0L, backOff());
-                });
+                return publishToken(acquisition.keys()[1], token).thenCompose(raised -> raised >= majority
+                        ? CompletableFuture.completedFuture(List.of(1L, token))
+                        : undoOn(granted, undo).thenApply(undone -> List.of(0L, backOff())));
             }
-            undoOn(granted, undo);
             long wait = granted.isEmpty() && soonestFree != Long.MAX_VALUE ? soonestFree : backOff();
-            return CompletableFuture.completedFuture(List.of(0L, wait));
+            return undoOn(granted, undo).thenApply(undone -> List.of(0L, wait));
         });
     }
 
@@ -108,10 +103,16 @@ final class RedLockStore implements LockStore {
         return askAll(master -> raise.<Long>runOn(scripts.get(master))).thenApply(answers -> (int) answers.stream().filter(Objects::nonNull).count());
     }
 
-    private void undoOn(List<Integer> granted, ScriptCall undo) {
-        for (int i : granted) {
-            undo.runOn(scripts.get(i));
-        }
+    /**
+     * Takes back the grants of a failed attempt, so that nothing of it is left when the caller
+     * hears "not acquired"; a master that does not answer keeps the grant until its lease ends.
+     */
+    private CompletionStage<Void> undoOn(List<Integer> granted, ScriptCall undo) {
+        CompletableFuture<?>[] undone = granted.stream()
+                .map(master -> undo.runOn(scripts.get(master)).toCompletableFuture()
+                        .orTimeout(nodeTimeoutMillis, TimeUnit.MILLISECONDS).exceptionally(failure -> null))
+                .toArray(CompletableFuture[]::new);
+        return CompletableFuture.allOf(undone);
     }
 
     private static long backOff() {
