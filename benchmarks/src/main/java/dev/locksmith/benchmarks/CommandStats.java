@@ -1,0 +1,73 @@
+package dev.locksmith.benchmarks;
+
+import dev.locksmith.testing.RedisNode;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * What Redis itself executed while the cycles were counted, from {@code INFO commandstats}:
+ * calls and server microseconds per command. Redis counts the commands a script runs as well as
+ * the script call, so one EVALSHA of a three-command script shows as four calls.
+ *
+ * @param calls calls per command name ({@code evalsha}, {@code hset}, ...)
+ * @param micros server microseconds per command name
+ */
+record CommandStats(Map<String, Long> calls, Map<String, Long> micros) {
+    /** The harness's own housekeeping, not the contenders'. */
+    private static final Set<String> HOUSEKEEPING = Set.of("config|resetstat", "info", "flushall");
+    private static final String PREFIX = "cmdstat_";
+
+    CommandStats {
+        calls = Collections.unmodifiableMap(new TreeMap<>(calls));
+        micros = Collections.unmodifiableMap(new TreeMap<>(micros));
+    }
+
+    /**
+     * Zeroes the server's counters.
+     */
+    static void reset(RedisNode redis) {
+        redis.command("CONFIG", "RESETSTAT");
+    }
+
+    /**
+     * @return the counters since the last {@link #reset}
+     */
+    static CommandStats read(RedisNode redis) {
+        Map<String, Long> calls = new TreeMap<>();
+        Map<String, Long> micros = new TreeMap<>();
+        for (String line : redis.command("INFO", "commandstats").split("\r?\n")) {
+            if (!line.startsWith(PREFIX)) {
+                continue;
+            }
+            String name = line.substring(PREFIX.length(), line.indexOf(':'));
+            if (HOUSEKEEPING.contains(name)) {
+                continue;
+            }
+            for (String field : line.substring(line.indexOf(':') + 1).split(",")) {
+                String[] pair = field.split("=");
+                if (pair[0].equals("calls")) {
+                    calls.put(name, Long.parseLong(pair[1]));
+                } else if (pair[0].equals("usec")) {
+                    micros.put(name, Long.parseLong(pair[1]));
+                }
+            }
+        }
+        return new CommandStats(calls, micros);
+    }
+
+    /**
+     * @return all calls, scripts and the commands inside them alike
+     */
+    long totalCalls() {
+        return calls.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /**
+     * @return all server time in microseconds
+     */
+    long totalMicros() {
+        return micros.values().stream().mapToLong(Long::longValue).sum();
+    }
+}
