@@ -4,11 +4,12 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The main class of a worker JVM: connects one contender, prints {@code READY}, waits for the
  * {@code GO} line of a {@link Window} on standard input, runs the {@link CycleLoop} and prints
- * {@code RESULT cycles violations}, or {@code FAILED reason} and exits with 1. Started by
+ * {@code RESULT cycles violations cpuNanos}, or {@code FAILED reason} and exits with 1. Started by
  * {@link WorkerJvm}; not meant to be run by hand.
  */
 public final class BenchmarkWorker {
@@ -39,8 +40,19 @@ public final class BenchmarkWorker {
                     // The parent went away before the window was set: nothing to measure.
                     System.exit(1);
                 }
-                CycleLoop.Outcome outcome = new CycleLoop(client, scenario, run, jvm, probe).run(Window.parse(go));
-                System.out.println(RESULT + outcome.cycles() + " " + outcome.violations());
+                Window window = Window.parse(go);
+                CompletableFuture<Long> cpu = new CompletableFuture<>();
+                Thread cpuClock = new Thread(() -> {
+                    try {
+                        cpu.complete(ProcessCpu.during(window));
+                    } catch (InterruptedException e) {
+                        cpu.complete(-1L);
+                    }
+                }, "bench-cpu-clock");
+                cpuClock.setDaemon(true);
+                cpuClock.start();
+                CycleLoop.Outcome outcome = new CycleLoop(client, scenario, run, jvm, probe).run(window);
+                System.out.println(RESULT + outcome.cycles() + " " + outcome.violations() + " " + cpu.get());
             }
         } catch (Throwable e) {
             System.out.println(FAILED + e);

@@ -11,10 +11,12 @@ import java.util.TreeMap;
  * calls and server microseconds per command. Redis counts the commands a script runs as well as
  * the script call, so one EVALSHA of a three-command script shows as four calls.
  *
- * @param calls calls per command name ({@code evalsha}, {@code hset}, ...)
- * @param micros server microseconds per command name
+ * @param calls     calls per command name ({@code evalsha}, {@code hset}, ...)
+ * @param micros    microseconds Redis spent executing each command name
+ * @param cpuMicros CPU microseconds of the whole redis-server process (network I/O and event
+ *                  loop included), user and system
  */
-record CommandStats(Map<String, Long> calls, Map<String, Long> micros) {
+record CommandStats(Map<String, Long> calls, Map<String, Long> micros, long cpuMicros) {
     /** The harness's own housekeeping, not the contenders'. */
     private static final Set<String> HOUSEKEEPING = Set.of("config|resetstat", "info", "flushall");
     private static final String PREFIX = "cmdstat_";
@@ -25,16 +27,21 @@ record CommandStats(Map<String, Long> calls, Map<String, Long> micros) {
     }
 
     /**
-     * Zeroes the server's counters.
+     * Zeroes the server's command counters.
+     *
+     * @return the server's CPU microseconds so far, for {@link #read}
      */
-    static void reset(RedisNode redis) {
+    static long reset(RedisNode redis) {
         redis.command("CONFIG", "RESETSTAT");
+        return cpuMicros(redis);
     }
 
     /**
-     * @return the counters since the last {@link #reset}
+     * @param cpuAtReset what {@link #reset} returned
+     * @return the counters since that reset
      */
-    static CommandStats read(RedisNode redis) {
+    static CommandStats read(RedisNode redis, long cpuAtReset) {
+        long cpu = cpuMicros(redis) - cpuAtReset;
         Map<String, Long> calls = new TreeMap<>();
         Map<String, Long> micros = new TreeMap<>();
         for (String line : redis.command("INFO", "commandstats").split("\r?\n")) {
@@ -54,7 +61,17 @@ record CommandStats(Map<String, Long> calls, Map<String, Long> micros) {
                 }
             }
         }
-        return new CommandStats(calls, micros);
+        return new CommandStats(calls, micros, cpu);
+    }
+
+    private static long cpuMicros(RedisNode redis) {
+        double seconds = 0;
+        for (String line : redis.command("INFO", "cpu").split("\r?\n")) {
+            if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
+                seconds += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
+            }
+        }
+        return Math.round(seconds * 1_000_000);
     }
 
     /**

@@ -47,9 +47,11 @@ public final class LockBenchmark {
                     for (Contender contender : options.contenders()) {
                         Measurement measurement = runner.run(contender, scenario, repetition);
                         results.add(measurement);
-                        System.err.printf(Locale.ROOT, "rep %d  %-40s %-18s %12s ops/s  %5.2f calls/cycle  violations %d%n",
+                        System.err.printf(Locale.ROOT, "rep %d  %-38s %-16s %9s ops/s  %5.2f calls  cpu us/cycle: server %6.1f"
+                                        + " client %6.1f  violations %d%n",
                                 repetition, scenario.label(), contender.label(), MarkdownReport.ops(measurement.opsPerSecond()),
-                                measurement.commandsPerCycle(), measurement.violations());
+                                measurement.commandsPerCycle(), measurement.serverCpuMicrosPerCycle(),
+                                measurement.clientCpuMicrosPerCycle(), measurement.violations());
                     }
                 }
             }

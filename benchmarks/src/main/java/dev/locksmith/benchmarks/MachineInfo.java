@@ -18,8 +18,10 @@ import java.time.format.DateTimeFormatter;
  * @param redis      the redis-server version
  * @param libraries  Lettuce and Redisson versions
  * @param date       when the run started, UTC
+ * @param loadAtStart the 1, 5 and 15 minute load averages when the run started
  */
-record MachineInfo(int processors, String cpu, String os, String java, String redis, String libraries, String date) {
+record MachineInfo(int processors, String cpu, String os, String java, String redis, String libraries, String date,
+                   String loadAtStart) {
 
     /**
      * @param redis the server the run uses, asked for its version
@@ -33,7 +35,20 @@ record MachineInfo(int processors, String cpu, String os, String java, String re
                 redisVersion(redis),
                 "Lettuce " + ArtifactVersions.of("io.lettuce", "lettuce-core")
                         + ", Redisson " + ArtifactVersions.of("org.redisson", "redisson"),
-                ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")));
+                ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")),
+                loadAverage());
+    }
+
+    /**
+     * @return the 1, 5 and 15 minute load averages now, from {@code /proc/loadavg}, or "unknown"
+     */
+    static String loadAverage() {
+        try {
+            String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return fields[0] + " / " + fields[1] + " / " + fields[2];
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
     }
 
     private static String redisVersion(RedisNode redis) {

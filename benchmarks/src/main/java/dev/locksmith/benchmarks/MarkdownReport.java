@@ -40,7 +40,10 @@ final class MarkdownReport {
         md.append("Produced on ").append(machine.date()).append(" by:\n\n```\n").append(options.command()).append("\n```\n\n");
         md.append("Machine: ").append(machine.processors()).append(" CPUs (").append(machine.cpu()).append("), ")
                 .append(machine.os()).append("; ").append(machine.java()).append("; redis-server ").append(machine.redis())
-                .append("; ").append(machine.libraries()).append(". The worker JVMs and redis-server share these CPUs.\n\n");
+                .append("; ").append(machine.libraries()).append(". The worker JVMs and redis-server share these CPUs.\n")
+                .append("Load average (1 / 5 / 15 min) at the start: ").append(machine.loadAtStart()).append("; at the end: ")
+                .append(MachineInfo.loadAverage()).append(". A load above the CPU count means other processes competed\n")
+                .append("for the CPUs during the run: the absolute numbers are then low and noisy, the interleaved ratios less so.\n\n");
         md.append("![Throughput per scenario](").append(CHART).append(")\n\n");
         throughput(md);
         targets(md);
@@ -112,11 +115,16 @@ final class MarkdownReport {
     }
 
     private void commands(StringBuilder md) {
-        md.append("## What Redis executed per cycle\n\n");
-        md.append("From `INFO commandstats` over the counted window (first repetition), divided by the cycles counted.\n")
-                .append("Redis counts the commands a script runs as well as the script call itself, so client round\n")
-                .append("trips are the `evalsha`/`eval` calls plus any other command not issued by a script.\n\n");
-        md.append("| Scenario | Contender | Calls / cycle | Redis us / cycle | Calls per cycle by command |\n|---|---|---:|---:|---|\n");
+        md.append("## Where the time goes, per cycle\n\n");
+        md.append("Over the counted window of the first repetition, divided by the cycles counted. *Calls* and\n")
+                .append("*command us* are from `INFO commandstats`; Redis counts the commands a script runs as well as\n")
+                .append("the script call, so client round trips are the `evalsha`/`eval` calls plus any command not run\n")
+                .append("by a script. *Server CPU* is the whole redis-server process (`INFO cpu`, network I/O included);\n")
+                .append("*client CPU* is all threads of the worker JVM(s). With ").append(machine.processors())
+                .append(" CPUs shared by both, a CPU-bound scenario cannot exceed\n")
+                .append(machine.processors()).append(" s / (server + client CPU per cycle).\n\n");
+        md.append("| Scenario | Contender | Calls | Command us | Server CPU us | Client CPU us | Calls by command |\n")
+                .append("|---|---|---:|---:|---:|---:|---|\n");
         for (Scenario scenario : Scenario.values()) {
             for (Contender contender : options.contenders()) {
                 List<Measurement> repetitions = results.of(contender, scenario);
@@ -125,7 +133,9 @@ final class MarkdownReport {
                 }
                 Measurement first = repetitions.get(0);
                 md.append("| ").append(scenario.label()).append(" | ").append(contender.label()).append(" | ")
-                        .append(decimal(first.commandsPerCycle())).append(" | ").append(decimal(first.redisMicrosPerCycle()))
+                        .append(decimal(first.commandsPerCycle())).append(" | ").append(decimal(first.commandMicrosPerCycle()))
+                        .append(" | ").append(decimal(first.serverCpuMicrosPerCycle()))
+                        .append(" | ").append(decimal(first.clientCpuMicrosPerCycle()))
                         .append(" | ").append(breakdown(first)).append(" |\n");
             }
         }

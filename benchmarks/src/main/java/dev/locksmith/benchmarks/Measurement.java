@@ -11,10 +11,11 @@ import java.util.List;
  * @param seconds      the length of the counted window
  * @param cyclesPerJvm lock+unlock cycles completed in the counted window, per worker JVM
  * @param violations   times the occupancy probe saw two holders of one lock (must be 0)
+ * @param clientNanos  CPU nanoseconds of all worker JVMs in the counted window, -1 if unknown
  * @param commands     what Redis executed in the counted window
  */
 record Measurement(Contender contender, Scenario scenario, int repetition, double seconds,
-                   List<Long> cyclesPerJvm, long violations, CommandStats commands) {
+                   List<Long> cyclesPerJvm, long violations, long clientNanos, CommandStats commands) {
 
     Measurement {
         cyclesPerJvm = List.copyOf(cyclesPerJvm);
@@ -42,9 +43,23 @@ record Measurement(Contender contender, Scenario scenario, int repetition, doubl
     }
 
     /**
-     * @return Redis server microseconds per cycle
+     * @return microseconds Redis spent executing commands, per cycle
      */
-    double redisMicrosPerCycle() {
+    double commandMicrosPerCycle() {
         return cycles() == 0 ? Double.NaN : (double) commands.totalMicros() / cycles();
+    }
+
+    /**
+     * @return CPU microseconds of the redis-server process per cycle
+     */
+    double serverCpuMicrosPerCycle() {
+        return cycles() == 0 ? Double.NaN : (double) commands.cpuMicros() / cycles();
+    }
+
+    /**
+     * @return CPU microseconds of the worker JVMs per cycle
+     */
+    double clientCpuMicrosPerCycle() {
+        return cycles() == 0 || clientNanos < 0 ? Double.NaN : clientNanos / 1000.0 / cycles();
     }
 }

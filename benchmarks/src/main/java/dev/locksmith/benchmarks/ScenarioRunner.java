@@ -56,17 +56,21 @@ final class ScenarioRunner {
             Window window = Window.startingIn(START_DELAY_MILLIS, warmupMillis, measureMillis);
             workers.forEach(worker -> worker.send(window.toLine()));
             Window.sleepUntil(window.measureFrom());
-            CommandStats.reset(redis);
+            long serverCpu = CommandStats.reset(redis);
             Window.sleepUntil(window.measureUntil());
-            CommandStats commands = CommandStats.read(redis);
+            CommandStats commands = CommandStats.read(redis, serverCpu);
             List<Long> cycles = new ArrayList<>();
             long violations = 0;
+            long clientCpuNanos = 0;
             for (WorkerJvm worker : workers) {
                 String[] result = worker.await(BenchmarkWorker.RESULT, FINISH).split(" ");
                 cycles.add(Long.parseLong(result[1]));
                 violations += Long.parseLong(result[2]);
+                long cpu = Long.parseLong(result[3]);
+                clientCpuNanos = clientCpuNanos < 0 || cpu < 0 ? -1 : clientCpuNanos + cpu;
             }
-            return new Measurement(contender, scenario, repetition, window.measuredSeconds(), cycles, violations, commands);
+            return new Measurement(contender, scenario, repetition, window.measuredSeconds(), cycles, violations,
+                    clientCpuNanos, commands);
         } finally {
             workers.forEach(WorkerJvm::close);
             try {
