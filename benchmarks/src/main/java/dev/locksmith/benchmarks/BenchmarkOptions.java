@@ -23,8 +23,8 @@ record BenchmarkOptions(Duration warmup, Duration measure, int repetitions, Path
     static final String USAGE = """
             Usage: java -jar benchmarks/target/locksmith-benchmarks.jar [options]
               --warmup SECONDS        uncounted cycling before each window (default 3)
-              --measure SECONDS       counted window of each measurement (default 5)
-              --repetitions N         measurements per contender and scenario (default 2)
+              --measure SECONDS       counted window of each measurement (default 4)
+              --repetitions N         measurements per contender and scenario (default 3)
               --docs DIR              where BENCHMARKS.md and benchmarks.png go (default docs)
               --contenders A,B        some of locksmith, redisson, raw (default all)""";
 
@@ -33,8 +33,8 @@ record BenchmarkOptions(Duration warmup, Duration measure, int repetitions, Path
      */
     static BenchmarkOptions parse(String... args) {
         Duration warmup = Duration.ofSeconds(3);
-        Duration measure = Duration.ofSeconds(5);
-        int repetitions = 2;
+        Duration measure = Duration.ofSeconds(4);
+        int repetitions = 3;
         Path docs = Path.of("docs");
         List<Contender> contenders = List.of(Contender.values());
         for (int i = 0; i < args.length; i += 2) {
