@@ -38,6 +38,8 @@ public final class LockBenchmark {
             return;
         }
         Path work = Files.createTempDirectory("locksmith-bench-");
+        // A hook, not a finally: it also runs when the run is stopped with Ctrl-C.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteRecursively(work), "delete-benchmark-files"));
         Results results = new Results();
         try (LocalRedisServer redis = LocalRedisServer.start()) {
             MachineInfo machine = MachineInfo.collect(redis);
@@ -62,8 +64,6 @@ public final class LockBenchmark {
             new BarChart(results, options, machine).write(options.docs().resolve(MarkdownReport.CHART));
             System.err.println("Wrote " + options.docs().resolve("BENCHMARKS.md") + " and "
                     + options.docs().resolve(MarkdownReport.CHART));
-        } finally {
-            deleteRecursively(work);
         }
         if (results.violations() > 0) {
             System.err.println(results.violations() + " mutual exclusion violations: a lock let two holders in.");
@@ -71,11 +71,13 @@ public final class LockBenchmark {
         }
     }
 
-    private static void deleteRecursively(Path directory) throws IOException {
+    private static void deleteRecursively(Path directory) {
         try (Stream<Path> paths = Files.walk(directory)) {
             for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(path);
             }
+        } catch (IOException e) {
+            System.err.println("Could not delete " + directory + ": " + e);
         }
     }
 }
