@@ -43,10 +43,10 @@ record Measurement(Contender contender, Scenario scenario, int repetition, doubl
     }
 
     /**
-     * @return microseconds Redis spent executing commands, per cycle
+     * @return microseconds Redis spent running scripts, per cycle
      */
-    double commandMicrosPerCycle() {
-        return cycles() == 0 ? Double.NaN : (double) commands.totalMicros() / cycles();
+    double scriptMicrosPerCycle() {
+        return cycles() == 0 ? Double.NaN : (double) commands.scriptMicros() / cycles();
     }
 
     /**
