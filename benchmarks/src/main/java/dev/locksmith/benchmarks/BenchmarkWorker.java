@@ -1,0 +1,65 @@
+package dev.locksmith.benchmarks;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The main class of a worker JVM: connects one contender, prints {@code READY}, waits for the
+ * {@code GO} line of a {@link Window} on standard input, runs the {@link CycleLoop} and prints
+ * {@code RESULT cycles violations cpuNanos}, or {@code FAILED reason} and exits with 1. Started by
+ * {@link WorkerJvm}; not meant to be run by hand.
+ */
+public final class BenchmarkWorker {
+    static final String READY = "READY";
+    static final String RESULT = "RESULT ";
+    static final String FAILED = "FAILED ";
+
+    private BenchmarkWorker() {
+    }
+
+    /**
+     * @param args contender, scenario (enum names), lock name prefix, JVM index, occupancy file, Redis URI
+     */
+    public static void main(String[] args) {
+        try {
+            Contender contender = Contender.valueOf(args[0]);
+            Scenario scenario = Scenario.valueOf(args[1]);
+            String run = args[2];
+            int jvm = Integer.parseInt(args[3]);
+            Path occupancy = Path.of(args[4]);
+            String redisUri = args[5];
+            try (OccupancyProbe probe = OccupancyProbe.map(occupancy, scenario.lockCount());
+                 LockClient client = contender.connect(redisUri)) {
+                System.out.println(READY);
+                BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+                String go = in.readLine();
+                if (go == null) {
+                    // The parent went away before the window was set: nothing to measure.
+                    System.exit(1);
+                }
+                Window window = Window.parse(go);
+                CompletableFuture<Long> cpu = new CompletableFuture<>();
+                Thread cpuClock = new Thread(() -> {
+                    try {
+                        cpu.complete(ProcessCpu.during(window));
+                    } catch (InterruptedException e) {
+                        cpu.complete(-1L);
+                    }
+                }, "bench-cpu-clock");
+                cpuClock.setDaemon(true);
+                cpuClock.start();
+                CycleLoop.Outcome outcome = new CycleLoop(client, scenario, run, jvm, probe).run(window);
+                System.out.println(RESULT + outcome.cycles() + " " + outcome.violations() + " " + cpu.get());
+            }
+        } catch (Throwable e) {
+            System.out.println(FAILED + e);
+            e.printStackTrace(System.out);
+            System.exit(1);
+        }
+        // Redisson and Lettuce may leave non-daemon threads behind after closing.
+        System.exit(0);
+    }
+}

@@ -1,0 +1,115 @@
+package dev.locksmith.benchmarks;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The threads of one worker JVM, each locking and unlocking its lock as fast as it can from the
+ * window's start to its end. A cycle counts when it completes inside the measured part of the
+ * window. The critical section is empty except for the {@link OccupancyProbe}.
+ */
+final class CycleLoop {
+    private static final long STRAGGLER_GRACE_MILLIS = TimeUnit.SECONDS.toMillis(60);
+
+    private final LockClient client;
+    private final Scenario scenario;
+    private final String run;
+    private final int jvm;
+    private final OccupancyProbe probe;
+
+    /**
+     * @param run   the measurement's unique lock name prefix
+     * @param jvm   this worker JVM's index within the scenario
+     * @param probe the occupancy file shared by the measurement's worker JVMs
+     */
+    CycleLoop(LockClient client, Scenario scenario, String run, int jvm, OccupancyProbe probe) {
+        this.client = client;
+        this.scenario = scenario;
+        this.run = run;
+        this.jvm = jvm;
+        this.probe = probe;
+    }
+
+    /**
+     * The cycles this JVM completed in the measured part of the window, and how many times the
+     * probe saw a second holder.
+     */
+    record Outcome(long cycles, long violations) {
+    }
+
+    /**
+     * Runs every thread through {@code window} and waits for all of them.
+     *
+     * @return the summed outcome of the threads
+     * @throws IllegalStateException carrying the first failure of a thread (a lock that threw,
+     *                               or a thread still stuck a minute after the window ended)
+     */
+    Outcome run(Window window) throws InterruptedException {
+        int threads = scenario.threadsPerJvm();
+        long[] cycles = new long[threads];
+        long[] violations = new long[threads];
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int thread = t;
+            int lockIndex = scenario.lockIndex(jvm, thread);
+            CycleLock lock = client.lockFor(scenario.lockName(run, lockIndex));
+            Thread worker = new Thread(() -> {
+                try {
+                    Outcome outcome = cycle(lock, lockIndex, window);
+                    cycles[thread] = outcome.cycles();
+                    violations[thread] = outcome.violations();
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            }, "bench-" + jvm + "-" + thread);
+            workers.add(worker);
+            worker.start();
+        }
+        for (Thread worker : workers) {
+            worker.join(Math.max(1, window.measureUntil() + STRAGGLER_GRACE_MILLIS - System.currentTimeMillis()));
+            if (worker.isAlive()) {
+                failure.compareAndSet(null, new IllegalStateException(worker.getName()
+                        + " is still in lock() or unlock() a minute after the window ended"));
+            }
+        }
+        if (failure.get() != null) {
+            throw new IllegalStateException("A benchmark thread failed: " + failure.get(), failure.get());
+        }
+        long cycleSum = 0;
+        long violationSum = 0;
+        for (int t = 0; t < threads; t++) {
+            cycleSum += cycles[t];
+            violationSum += violations[t];
+        }
+        return new Outcome(cycleSum, violationSum);
+    }
+
+    private Outcome cycle(CycleLock lock, int lockIndex, Window window) throws InterruptedException {
+        long counted = 0;
+        long violations = 0;
+        Window.sleepUntil(window.startAt());
+        while (true) {
+            lock.lock();
+            try {
+                if (!probe.enter(lockIndex)) {
+                    violations++;
+                }
+                if (!probe.leave(lockIndex)) {
+                    violations++;
+                }
+            } finally {
+                lock.unlock();
+            }
+            long now = System.currentTimeMillis();
+            if (now >= window.measureUntil()) {
+                return new Outcome(counted, violations);
+            }
+            if (now >= window.measureFrom()) {
+                counted++;
+            }
+        }
+    }
+}

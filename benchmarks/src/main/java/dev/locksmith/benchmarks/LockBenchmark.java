@@ -1,0 +1,83 @@
+package dev.locksmith.benchmarks;
+
+import dev.locksmith.testing.LocalRedisServer;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Locale;
+import java.util.stream.Stream;
+
+/**
+ * Runs the whole benchmark: starts one {@code redis-server} on a free loopback port, measures
+ * every contender in every scenario (repetitions interleaved, so drift hits all alike), prints
+ * the report and writes {@code BENCHMARKS.md} and {@code benchmarks.png} into the docs folder.
+ * The redis-server and every worker JVM are stopped at the end, also on failure or Ctrl-C.
+ *
+ * <pre>
+ * ./mvnw -B -q -pl benchmarks -am package -DskipTests &amp;&amp; java -jar benchmarks/target/locksmith-benchmarks.jar
+ * </pre>
+ */
+public final class LockBenchmark {
+    private LockBenchmark() {
+    }
+
+    /**
+     * @param args see {@link BenchmarkOptions#USAGE}
+     * @throws Exception when a measurement fails; the message carries the worker's output.
+     *                   Exits with 1 if any mutual exclusion violation was seen, 2 on bad arguments.
+     */
+    public static void main(String[] args) throws Exception {
+        BenchmarkOptions options;
+        try {
+            options = BenchmarkOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        Path work = Files.createTempDirectory("locksmith-bench-");
+        // A hook, not a finally: it also runs when the run is stopped with Ctrl-C.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteRecursively(work), "delete-benchmark-files"));
+        Results results = new Results();
+        try (LocalRedisServer redis = LocalRedisServer.start()) {
+            MachineInfo machine = MachineInfo.collect(redis);
+            ScenarioRunner runner = new ScenarioRunner(redis, options, work);
+            for (int repetition = 1; repetition <= options.repetitions(); repetition++) {
+                for (Scenario scenario : Scenario.values()) {
+                    for (Contender contender : options.contenders()) {
+                        Measurement measurement = runner.run(contender, scenario, repetition);
+                        results.add(measurement);
+                        System.err.printf(Locale.ROOT, "rep %d  %-38s %-16s %9s ops/s  %5.2f calls  cpu us/cycle: server %6.1f"
+                                        + " client %6.1f  violations %d%n",
+                                repetition, scenario.label(), contender.label(), MarkdownReport.ops(measurement.opsPerSecond()),
+                                measurement.commandsPerCycle(), measurement.serverCpuMicrosPerCycle(),
+                                measurement.clientCpuMicrosPerCycle(), measurement.violations());
+                    }
+                }
+            }
+            String report = new MarkdownReport(results, machine, options).render();
+            System.out.println(report);
+            Files.createDirectories(options.docs());
+            Files.writeString(options.docs().resolve("BENCHMARKS.md"), report, StandardCharsets.UTF_8);
+            new BarChart(results, options, machine).write(options.docs().resolve(MarkdownReport.CHART));
+            System.err.println("Wrote " + options.docs().resolve("BENCHMARKS.md") + " and "
+                    + options.docs().resolve(MarkdownReport.CHART));
+        }
+        if (results.violations() > 0) {
+            System.err.println(results.violations() + " mutual exclusion violations: a lock let two holders in.");
+            System.exit(1);
+        }
+    }
+
+    private static void deleteRecursively(Path directory) {
+        try (Stream<Path> paths = Files.walk(directory)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        } catch (IOException e) {
+            System.err.println("Could not delete " + directory + ": " + e);
+        }
+    }
+}
