@@ -8,11 +8,13 @@ if applied then
     -- The client retried a request that was applied already: report the same outcome again.
     return tonumber(applied)
 end
-if redis.call('hexists', KEYS[1], ARGV[1]) == 0 then
+local held = tonumber(redis.call('hget', KEYS[1], ARGV[1]))
+if not held then
     return -1
 end
-local left = redis.call('hincrby', KEYS[1], ARGV[1], -1)
+local left = held - 1
 if left > 0 then
+    redis.call('hincrby', KEYS[1], ARGV[1], -1)
     redis.call('pexpire', KEYS[1], ARGV[2])
 else
     redis.call('del', KEYS[1])
