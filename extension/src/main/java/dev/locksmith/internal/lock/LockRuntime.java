@@ -9,6 +9,11 @@ import dev.locksmith.internal.watchdog.LeaseRenewer;
 import io.lettuce.core.ScriptOutputType;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -21,6 +26,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class LockRuntime implements AutoCloseable {
     private static final Logger LOG = System.getLogger(LockRuntime.class.getName());
     private static final LuaScript RELEASE_ALL = LuaScript.load("release-all");
+    private static final LuaScript RENEW = LuaScript.load("renew");
 
     private final LockSettings settings;
     private final RedisEndpoint redis;
@@ -123,6 +129,57 @@ public final class LockRuntime implements AutoCloseable {
                                 + "; it expires with its lease", failure);
                     }
                 });
+    }
+
+    /**
+     * Checks that Redis still has every given hold and extends each one's lease by its own lease
+     * time, in one round trip: one renewal script call per server and lease time, all sent before
+     * any answer is awaited. A hold Redis no longer has is marked lost and no longer renewed.
+     * The transaction support calls this before commit.
+     *
+     * @param holds holds of this runtime, from any thread
+     * @return the holds that are lost, empty when all are still held
+     * @throws LockException if Redis cannot be reached; no hold is marked lost then
+     */
+    public List<Hold> confirmAndExtend(Collection<Hold> holds) {
+        checkOpen();
+        List<Hold> lost = new ArrayList<>();
+        Map<List<Long>, List<Hold>> byServerAndLease = new LinkedHashMap<>();
+        for (Hold hold : holds) {
+            if (hold.isLost()) {
+                lost.add(hold);
+            } else {
+                List<Long> group = List.of((long) redis.partitionOf(hold.keys().hash()), hold.leaseMillis());
+                byServerAndLease.computeIfAbsent(group, key -> new ArrayList<>()).add(hold);
+            }
+        }
+        long sentAt = System.nanoTime();
+        Map<List<Hold>, CompletionStage<List<Long>>> answers = new LinkedHashMap<>();
+        for (List<Hold> group : byServerAndLease.values()) {
+            String[] keys = new String[group.size()];
+            String[] args = new String[group.size() + 1];
+            args[0] = Long.toString(group.get(0).leaseMillis());
+            for (int i = 0; i < group.size(); i++) {
+                keys[i] = group.get(i).keys().hash();
+                args[i + 1] = group.get(i).owner();
+            }
+            answers.put(group, scripts.run(RENEW, ScriptOutputType.MULTI, keys, args));
+        }
+        for (Map.Entry<List<Hold>, CompletionStage<List<Long>>> answer : answers.entrySet()) {
+            List<Hold> group = answer.getKey();
+            List<Long> confirmed = await(answer.getValue(), "Confirming " + group.size() + " held lock(s)");
+            for (int i = 0; i < group.size(); i++) {
+                Hold hold = group.get(i);
+                if (confirmed.get(i) == 1L) {
+                    hold.confirmedAt(sentAt);
+                } else {
+                    hold.markLost();
+                    renewer.untrack(hold);
+                    lost.add(hold);
+                }
+            }
+        }
+        return lost;
     }
 
     /**

@@ -15,7 +15,7 @@ import java.util.concurrent.locks.Condition;
  * One thread per process contends in Redis at a time (see {@link LocalContention}); it sleeps
  * until a release is published or the holder's lease runs out, never in a polling loop.
  */
-public final class RedisReentrantLock implements DistributedLock {
+public final class RedisReentrantLock implements DistributedLock, ReleasableByOwner {
     private static final LuaScript ACQUIRE = LuaScript.load("acquire");
     private static final LuaScript REENTER = LuaScript.load("reenter");
     private static final LuaScript RELEASE = LuaScript.load("release");
