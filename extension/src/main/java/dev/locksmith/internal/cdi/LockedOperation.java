@@ -66,12 +66,12 @@ record LockedOperation(String where, LockNameTemplate name, LockType type, Durat
                                  long annotated, ChronoUnit unit) {
         var override = LockedOverrides.find(values, beanClass, method, attribute);
         if (override.isEmpty()) {
-            return checked(attribute + " = " + annotated + " " + unit, attribute, annotated, unit);
+            return checked(attribute + " = " + annotated + " " + unitName(unit), attribute, annotated, unit);
         }
         String key = override.get().key();
         String text = override.get().value();
         if (text.matches("-?\\d+")) {
-            return checked(key + " = '" + text + "' (in " + unit + ", the annotation's unit)", attribute,
+            return checked(key + " = '" + text + "' (in " + unitName(unit) + ", the annotation's unit)", attribute,
                     Long.parseLong(text), unit);
         }
         Duration parsed;
@@ -79,7 +79,7 @@ record LockedOperation(String where, LockNameTemplate name, LockType type, Durat
             parsed = Durations.parse(text);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("config key " + key + " = '" + text + "' is not a duration; write "
-                    + Durations.FORMS + ", a plain number in " + unit + ", or -1 for the default", e);
+                    + Durations.FORMS + ", a plain number in " + unitName(unit) + ", or -1 for the default", e);
         }
         return checked("config key " + key + " = '" + text + "'", attribute, parsed);
     }
@@ -94,7 +94,7 @@ record LockedOperation(String where, LockNameTemplate name, LockType type, Durat
         try {
             return checked(what, attribute, Duration.of(amount, unit));
         } catch (UnsupportedTemporalTypeException | ArithmeticException e) {
-            throw new IllegalArgumentException("unit " + unit + " has no fixed length; use MILLIS, SECONDS, MINUTES"
+            throw new IllegalArgumentException("unit " + unit.name() + " has no fixed length; use MILLIS, SECONDS, MINUTES"
                     + " or HOURS", e);
         }
     }
@@ -108,6 +108,10 @@ record LockedOperation(String where, LockNameTemplate name, LockType type, Durat
                     + "), 0 for a single attempt, or a positive wait such as 5s"));
         }
         return duration;
+    }
+
+    private static String unitName(ChronoUnit unit) {
+        return unit == null ? "null" : unit.name();
     }
 
     private static String describe(Parameter parameter) {
