@@ -11,6 +11,8 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
 public final class Transactions {
     /** Where Jakarta EE servers bind the registry. */
     public static final String REGISTRY_JNDI_NAME = "java:comp/TransactionSynchronizationRegistry";
+    /** Where Narayana's CDI support looks for the transaction manager. */
+    public static final String MANAGER_JNDI_NAME = "java:/TransactionManager";
 
     private Transactions() {
     }
@@ -30,10 +32,12 @@ public final class Transactions {
     }
 
     /**
-     * Binds the registry at {@link #REGISTRY_JNDI_NAME}, as a server does.
+     * Binds the registry at {@link #REGISTRY_JNDI_NAME} and the manager at
+     * {@link #MANAGER_JNDI_NAME}, as a server does.
      */
-    public static void bindRegistry() {
+    public static void bindInJndi() {
         InMemoryNaming.bind(REGISTRY_JNDI_NAME, registry());
+        InMemoryNaming.bind(MANAGER_JNDI_NAME, manager());
     }
 
     /**
