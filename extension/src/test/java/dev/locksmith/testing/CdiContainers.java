@@ -22,7 +22,15 @@ public final class CdiContainers {
         return new Weld(UUID.randomUUID().toString())
                 .disableDiscovery()
                 .addExtension(new LocksmithExtension())
-                .addBeanClasses(beanClasses);
+                .addBeanClasses(beanClasses)
+                // Weld SE refuses to start without a single bean class.
+                .addBeanClass(EmptyApplication.class);
+    }
+
+    /**
+     * Stands for an application with no beans of its own.
+     */
+    static final class EmptyApplication {
     }
 
     /**
