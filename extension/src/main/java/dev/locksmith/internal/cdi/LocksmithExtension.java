@@ -2,6 +2,8 @@ package dev.locksmith.internal.cdi;
 
 import dev.locksmith.LockManager;
 import dev.locksmith.Locked;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
@@ -15,12 +17,13 @@ import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.Interceptor;
 import jakarta.enterprise.inject.spi.ProcessManagedBean;
+import jakarta.inject.Inject;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The portable extension behind {@code @Inject LockManager} and {@code @Locked}, registered in
@@ -41,7 +44,8 @@ import java.util.List;
 public class LocksmithExtension implements Extension {
     private static final Logger LOG = System.getLogger(LocksmithExtension.class.getName());
 
-    private final List<LockedUse> uses = new ArrayList<>();
+    // The container may fire ProcessManagedBean from several threads at once.
+    private final Queue<LockedUse> uses = new ConcurrentLinkedQueue<>();
     private volatile LockManagerLifecycle lifecycle;
     private volatile LockedMethods lockedMethods;
 
@@ -59,12 +63,22 @@ public class LocksmithExtension implements Extension {
             Method javaMethod = method.getJavaMember();
             int modifiers = javaMethod.getModifiers();
             if (Modifier.isStatic(modifiers) || Modifier.isPrivate(modifiers) || javaMethod.isBridge()
-                    || javaMethod.isSynthetic() || javaMethod.getDeclaringClass() == Object.class) {
+                    || javaMethod.isSynthetic() || javaMethod.getDeclaringClass() == Object.class
+                    || isCalledByTheContainerOnly(method)) {
                 continue;
             }
             LockedBinding.find(method.getAnnotations(), type.getAnnotations()).ifPresent(locked ->
                     uses.add(new LockedUse(type.getJavaClass(), javaMethod, locked)));
         }
+    }
+
+    /**
+     * Life-cycle callbacks and initializer methods are not business methods: no interceptor
+     * binding applies to them, so a type-level template need not fit them.
+     */
+    private static boolean isCalledByTheContainerOnly(AnnotatedMethod<?> method) {
+        return method.isAnnotationPresent(PostConstruct.class) || method.isAnnotationPresent(PreDestroy.class)
+                || method.isAnnotationPresent(Inject.class);
     }
 
     void addLockManager(@Observes AfterBeanDiscovery event, BeanManager beanManager) {
