@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locksmith.LockManager;
 import dev.locksmith.Locked;
-import dev.locksmith.internal.cdi.LocksmithExtension;
 import dev.locksmith.testing.RedisServerExtension;
-import dev.locksmith.testing.TestConfig;
+import dev.locksmith.testing.CdiContainers;
+import dev.locksmith.testing.RedisConfigExtension;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.concurrent.Asynchronous;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -20,8 +20,7 @@ import java.util.concurrent.TimeUnit;
 import org.jboss.weld.junit5.EnableWeld;
 import org.jboss.weld.junit5.WeldInitiator;
 import org.jboss.weld.junit5.WeldSetup;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -32,28 +31,20 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @EnableWeld
 class AsynchronousOrderTest {
     @RegisterExtension
+    @Order(1)
     static final RedisServerExtension redis = new RedisServerExtension();
-    private static TestConfig config;
+    @RegisterExtension
+    @Order(2)
+    static final RedisConfigExtension config = new RedisConfigExtension(redis);
 
     @WeldSetup
-    WeldInitiator weld = WeldInitiator.from(WeldInitiator.createWeld()
-            .addExtension(new LocksmithExtension())
-            .addBeanClasses(ServerAsynchronousInterceptor.class, Mailer.class)).build();
+    WeldInitiator weld = WeldInitiator.from(CdiContainers.weld(ServerAsynchronousInterceptor.class, Mailer.class))
+            .build();
 
     @Inject
     LockManager locks;
     @Inject
     Mailer mailer;
-
-    @BeforeAll
-    static void configure() {
-        config = TestConfig.redis(redis.uri());
-    }
-
-    @AfterAll
-    static void releaseConfig() {
-        config.close();
-    }
 
     @Test
     void theAsynchronousExecutionHoldsTheLockNotTheSubmission() throws Exception {

@@ -8,9 +8,9 @@ import dev.locksmith.LockManager;
 import dev.locksmith.LockTimeoutException;
 import dev.locksmith.Locked;
 import dev.locksmith.Locksmith;
-import dev.locksmith.internal.cdi.LocksmithExtension;
 import dev.locksmith.testing.RedisServerExtension;
-import dev.locksmith.testing.TestConfig;
+import dev.locksmith.testing.CdiContainers;
+import dev.locksmith.testing.RedisConfigExtension;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -19,10 +19,9 @@ import java.util.concurrent.Callable;
 import org.jboss.weld.junit5.EnableWeld;
 import org.jboss.weld.junit5.WeldInitiator;
 import org.jboss.weld.junit5.WeldSetup;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -34,13 +33,21 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @EnableWeld
 class ConfigOverrideTest {
     @RegisterExtension
+    @Order(1)
     static final RedisServerExtension redis = new RedisServerExtension();
-    private static TestConfig config;
+    @RegisterExtension
+    @Order(2)
+    static final RedisConfigExtension config = new RedisConfigExtension(redis,
+            Overridden.class.getName() + "/byMethodKey/Locked/waitTime", "PT0.3S",
+            Overridden.class.getName() + "/inAnnotationUnit/Locked/waitTime", "150",
+            Overridden.class.getName() + "/Locked/waitTime", "200ms",
+            Overridden.class.getName() + "/leased/Locked/leaseTime", "2s",
+            "Locked/waitTime", "100ms",
+            "locksmith.wait-time", "250ms");
 
     @WeldSetup
-    WeldInitiator weld = WeldInitiator.from(WeldInitiator.createWeld()
-            .addExtension(new LocksmithExtension())
-            .addBeanClasses(Overridden.class, Untouched.class, Defaulted.class)).build();
+    WeldInitiator weld = WeldInitiator.from(CdiContainers.weld(Overridden.class, Untouched.class, Defaulted.class))
+            .build();
 
     @Inject
     LockManager locks;
@@ -53,23 +60,6 @@ class ConfigOverrideTest {
 
     private LockManager otherJvm;
     private DistributedLock busy;
-
-    @BeforeAll
-    static void configure() {
-        String overriddenClass = Overridden.class.getName();
-        config = TestConfig.redis(redis.uri(),
-                overriddenClass + "/byMethodKey/Locked/waitTime", "PT0.3S",
-                overriddenClass + "/inAnnotationUnit/Locked/waitTime", "150",
-                overriddenClass + "/Locked/waitTime", "200ms",
-                overriddenClass + "/leased/Locked/leaseTime", "2s",
-                "Locked/waitTime", "100ms",
-                "locksmith.wait-time", "250ms");
-    }
-
-    @AfterAll
-    static void releaseConfig() {
-        config.close();
-    }
 
     @BeforeEach
     void holdTheLockElsewhere() {

@@ -1,8 +1,8 @@
 package dev.locksmith.cdi;
 
+import static dev.locksmith.testing.TestConfig.properties;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.locksmith.DistributedLock;
 import dev.locksmith.LockManager;
@@ -10,14 +10,13 @@ import dev.locksmith.LockTimeoutException;
 import dev.locksmith.Locked;
 import dev.locksmith.Locksmith;
 import dev.locksmith.testing.CdiContainers;
+import dev.locksmith.testing.CdiContainers.Application;
 import dev.locksmith.testing.LogCapture;
 import dev.locksmith.testing.RedisServerExtension;
-import dev.locksmith.testing.TestConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.spi.DeploymentException;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,12 +32,11 @@ class ConfigurationTest {
 
     @Test
     void durationsAreReadInIsoAndShortFormAndTheDefaultWaitAppliesToMinusOne() throws Exception {
-        try (TestConfig ignored = TestConfig.redis(redis.uri(), "locksmith.lease-time", "PT1S",
-                "locksmith.wait-time", "250ms");
-             WeldContainer container = CdiContainers.start(Jobs.class);
+        try (Application app = CdiContainers.start(properties(redis.uri(), "locksmith.lease-time", "PT1S",
+                "locksmith.wait-time", "250ms"), Jobs.class);
              LockManager otherJvm = Locksmith.builder().redisUri(redis.uri()).build()) {
-            Jobs jobs = container.select(Jobs.class).get();
-            LockManager locks = container.select(LockManager.class).get();
+            Jobs jobs = app.get(Jobs.class);
+            LockManager locks = app.get(LockManager.class);
 
             Duration lease = jobs.run(() -> locks.getLock("job").remainingLease());
             DistributedLock busy = otherJvm.getLock("job");
@@ -67,20 +65,17 @@ class ConfigurationTest {
         "locksmith.key-prefix         | app{1}:    | locksmith.key-prefix = 'app{1}:' must not contain '{' or '}'",
     })
     void aBadValueFailsTheDeploymentNamingTheKeyAndTheFix(String key, String value, String expected) {
-        try (TestConfig ignored = TestConfig.redis(redis.uri(), key, value)) {
-            Throwable failure = catchThrowable(() -> CdiContainers.start(Jobs.class).close());
+        Throwable failure = CdiContainers.startFailure(properties(redis.uri(), key, value), Jobs.class);
 
-            assertThat(failure).isInstanceOf(DeploymentException.class);
-            assertThat(CdiContainers.messages(failure)).contains("Locksmith configuration: " + expected);
-        }
+        assertThat(failure).isInstanceOf(DeploymentException.class);
+        assertThat(CdiContainers.messages(failure)).contains("Locksmith configuration: " + expected);
     }
 
     @Test
     void aBadRedisUriFailsTheDeploymentWithoutShowingItsPassword() {
-        try (TestConfig ignored = TestConfig.redis(
-                "redis://app:s3cret-pass@127.0.0.1:7001,redis://app:s3cret-pass@127.0.0.1:7002");
-             LogCapture logs = LogCapture.start()) {
-            Throwable failure = catchThrowable(() -> CdiContainers.start(Jobs.class).close());
+        try (LogCapture logs = LogCapture.start()) {
+            Throwable failure = CdiContainers.startFailure(properties(
+                    "redis://app:s3cret-pass@127.0.0.1:7001,redis://app:s3cret-pass@127.0.0.1:7002"), Jobs.class);
 
             assertThat(failure).isInstanceOf(DeploymentException.class);
             assertThat(CdiContainers.messages(failure))
@@ -95,9 +90,8 @@ class ConfigurationTest {
         redis.node().command("ACL", "SETUSER", "app", "on", ">s3cret-pass", "~*", "&*", "+@all");
         String uri = "redis://app:s3cret-pass@127.0.0.1:" + redis.node().port();
         try (LogCapture logs = LogCapture.start();
-             TestConfig ignored = TestConfig.redis(uri);
-             WeldContainer container = CdiContainers.start(Jobs.class)) {
-            Jobs jobs = container.select(Jobs.class).get();
+             Application app = CdiContainers.start(properties(uri), Jobs.class)) {
+            Jobs jobs = app.get(Jobs.class);
 
             assertThat(jobs.run(() -> "ran")).isEqualTo("ran");
 

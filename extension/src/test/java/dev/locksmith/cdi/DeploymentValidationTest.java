@@ -1,11 +1,10 @@
 package dev.locksmith.cdi;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.locksmith.Locked;
 import dev.locksmith.testing.CdiContainers;
-import dev.locksmith.testing.TestConfig;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.spi.DeploymentException;
 import java.io.IOException;
@@ -18,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
-import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,15 +27,10 @@ import org.junit.jupiter.api.io.TempDir;
 class DeploymentValidationTest {
 
     private static String deploymentFailure(Map<String, String> config, Class<?>... beans) {
-        try (TestConfig ignored = TestConfig.of(config)) {
-            Throwable failure = catchThrowable(() -> {
-                try (WeldContainer container = CdiContainers.start(beans)) {
-                    assertThat(container.isRunning()).isTrue();
-                }
-            });
-            assertThat(failure).as("the deployment fails").isInstanceOf(DeploymentException.class);
-            return CdiContainers.messages(failure);
-        }
+        Throwable failure = CdiContainers.startFailure(config, beans);
+
+        assertThat(failure).as("the deployment fails").isInstanceOf(DeploymentException.class);
+        return CdiContainers.messages(failure);
     }
 
     private static String deploymentFailure(Class<?>... beans) {
@@ -81,7 +74,7 @@ class DeploymentValidationTest {
 
         assertThat(message).contains("@Locked(\"tenant:{tenant}\") on TypeLevel#stats():"
                 + " no parameter named 'tenant'");
-        assertThat(message).doesNotContain("TypeLevel#refresh");
+        assertThat(message).doesNotContain("TypeLevel#refresh").doesNotContain("TypeLevel#warmUp");
     }
 
     @Test
@@ -203,6 +196,10 @@ class DeploymentValidationTest {
     @ApplicationScoped
     @Locked("tenant:{tenant}")
     static class TypeLevel {
+        @PostConstruct
+        void warmUp() {
+        }
+
         public void refresh(String tenant) {
         }
 

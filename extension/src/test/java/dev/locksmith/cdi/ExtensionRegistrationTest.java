@@ -39,10 +39,11 @@ class ExtensionRegistrationTest {
     @Test
     void aContainerThatLoadsItsExtensionsItselfOffersLockManagerAndLocked() throws Exception {
         Transactions.bindInJndi();
-        try (TestConfig ignored = TestConfig.redis(redis.uri());
+        try (TestConfig config = TestConfig.redis(redis.uri());
              WeldContainer container = new Weld(UUID.randomUUID().toString())
                      .addBeanClass(Greeter.class)
                      .initialize()) {
+            assertThat(config).isNotNull();
             Greeter greeter = container.select(Greeter.class).get();
             LockManager locks = container.select(LockManager.class).get();
 

@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.locksmith.DistributedLock;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
-import dev.locksmith.internal.cdi.LocksmithExtension;
 import dev.locksmith.testing.RedisServerExtension;
-import dev.locksmith.testing.TestConfig;
+import dev.locksmith.testing.CdiContainers;
+import dev.locksmith.testing.RedisConfigExtension;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
@@ -17,8 +17,7 @@ import java.util.Set;
 import org.jboss.weld.junit5.EnableWeld;
 import org.jboss.weld.junit5.WeldInitiator;
 import org.jboss.weld.junit5.WeldSetup;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -28,13 +27,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @EnableWeld
 class LockManagerBeanTest {
     @RegisterExtension
+    @Order(1)
     static final RedisServerExtension redis = new RedisServerExtension();
-    private static TestConfig config;
+    @RegisterExtension
+    @Order(2)
+    static final RedisConfigExtension config = new RedisConfigExtension(redis, "locksmith.key-prefix", "shop:");
 
     @WeldSetup
-    WeldInitiator weld = WeldInitiator.from(WeldInitiator.createWeld()
-            .addExtension(new LocksmithExtension())
-            .addBeanClasses(Warehouse.class)).build();
+    WeldInitiator weld = WeldInitiator.from(CdiContainers.weld(Warehouse.class)).build();
 
     @Inject
     LockManager locks;
@@ -44,16 +44,6 @@ class LockManagerBeanTest {
 
     @Inject
     BeanManager beanManager;
-
-    @BeforeAll
-    static void configure() {
-        config = TestConfig.redis(redis.uri(), "locksmith.key-prefix", "shop:");
-    }
-
-    @AfterAll
-    static void releaseConfig() {
-        config.close();
-    }
 
     @Test
     void injectedManagerLocksInTheConfiguredRedisWithTheConfiguredPrefix() {

@@ -4,17 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locksmith.LockManager;
 import dev.locksmith.Locked;
-import dev.locksmith.internal.cdi.LocksmithExtension;
 import dev.locksmith.testing.RedisServerExtension;
-import dev.locksmith.testing.TestConfig;
+import dev.locksmith.testing.CdiContainers;
+import dev.locksmith.testing.RedisConfigExtension;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.concurrent.Callable;
 import org.jboss.weld.junit5.EnableWeld;
 import org.jboss.weld.junit5.WeldInitiator;
 import org.jboss.weld.junit5.WeldSetup;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -24,28 +22,19 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @EnableWeld
 class LockNameTemplateTest {
     @RegisterExtension
+    @org.junit.jupiter.api.Order(1)
     static final RedisServerExtension redis = new RedisServerExtension();
-    private static TestConfig config;
+    @RegisterExtension
+    @org.junit.jupiter.api.Order(2)
+    static final RedisConfigExtension config = new RedisConfigExtension(redis);
 
     @WeldSetup
-    WeldInitiator weld = WeldInitiator.from(WeldInitiator.createWeld()
-            .addExtension(new LocksmithExtension())
-            .addBeanClasses(Orders.class)).build();
+    WeldInitiator weld = WeldInitiator.from(CdiContainers.weld(Orders.class)).build();
 
     @Inject
     LockManager locks;
     @Inject
     Orders orders;
-
-    @BeforeAll
-    static void configure() {
-        config = TestConfig.redis(redis.uri());
-    }
-
-    @AfterAll
-    static void releaseConfig() {
-        config.close();
-    }
 
     private Callable<Boolean> holds(String name) {
         return () -> locks.getLock(name).isHeldByCurrentThread();

@@ -9,9 +9,9 @@ import dev.locksmith.LockTimeoutException;
 import dev.locksmith.LockType;
 import dev.locksmith.Locked;
 import dev.locksmith.Locksmith;
-import dev.locksmith.internal.cdi.LocksmithExtension;
 import dev.locksmith.testing.RedisServerExtension;
-import dev.locksmith.testing.TestConfig;
+import dev.locksmith.testing.CdiContainers;
+import dev.locksmith.testing.RedisConfigExtension;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Stereotype;
 import jakarta.inject.Inject;
@@ -32,9 +32,8 @@ import java.util.concurrent.TimeUnit;
 import org.jboss.weld.junit5.EnableWeld;
 import org.jboss.weld.junit5.WeldInitiator;
 import org.jboss.weld.junit5.WeldSetup;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -45,14 +44,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @EnableWeld
 class LockedInterceptorTest {
     @RegisterExtension
+    @Order(1)
     static final RedisServerExtension redis = new RedisServerExtension();
-    private static TestConfig config;
+    @RegisterExtension
+    @Order(2)
+    static final RedisConfigExtension config = new RedisConfigExtension(redis);
 
     @WeldSetup
-    WeldInitiator weld = WeldInitiator.from(WeldInitiator.createWeld()
-            .addExtension(new LocksmithExtension())
-            .addBeanClasses(Shop.class, Ledger.class, Reports.class, NightlyJob.class, Billing.class,
-                    Catalog.class)).build();
+    WeldInitiator weld = WeldInitiator.from(CdiContainers.weld(Shop.class, Ledger.class, Reports.class,
+            NightlyJob.class, Billing.class, Catalog.class)).build();
 
     @Inject
     LockManager locks;
@@ -70,16 +70,6 @@ class LockedInterceptorTest {
     Catalog catalog;
 
     private final ExecutorService threads = Executors.newCachedThreadPool();
-
-    @BeforeAll
-    static void configure() {
-        config = TestConfig.redis(redis.uri());
-    }
-
-    @AfterAll
-    static void releaseConfig() {
-        config.close();
-    }
 
     @AfterEach
     void stopThreads() {

@@ -1,22 +1,22 @@
 package dev.locksmith.cdi;
 
+import static dev.locksmith.testing.TestConfig.properties;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.locksmith.DistributedLock;
 import dev.locksmith.LockManager;
 import dev.locksmith.testing.CdiContainers;
+import dev.locksmith.testing.CdiContainers.Application;
 import dev.locksmith.testing.FakeManagedScheduler;
 import dev.locksmith.testing.InMemoryNaming;
 import dev.locksmith.testing.LogCapture;
 import dev.locksmith.testing.RedisServerExtension;
-import dev.locksmith.testing.TestConfig;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.Produces;
 import java.time.Duration;
-import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -58,12 +58,11 @@ class WatchdogSchedulerTest {
     void theManagedSchedulerBoundAtTheConfiguredNameRunsTheWatchdogAndIsNeverShutDown() throws Exception {
         String name = "java:comp/env/concurrent/LockWatchdog";
         try (FakeManagedScheduler scheduler = new FakeManagedScheduler();
-             LogCapture logs = LogCapture.start();
-             TestConfig ignored = TestConfig.redis(redis.uri(), "locksmith.executor", name,
-                     "locksmith.lease-time", LEASE)) {
+             LogCapture logs = LogCapture.start()) {
             InMemoryNaming.bind(name, scheduler.managed());
-            try (WeldContainer container = CdiContainers.start()) {
-                holdBeyondTheLease(container.select(LockManager.class).get(), scheduler);
+            try (Application app = CdiContainers.start(properties(redis.uri(), "locksmith.executor", name,
+                    "locksmith.lease-time", LEASE))) {
+                holdBeyondTheLease(app.get(LockManager.class), scheduler);
             }
 
             assertThat(scheduler.lifecycleCalls()).isEmpty();
@@ -74,11 +73,10 @@ class WatchdogSchedulerTest {
 
     @Test
     void theDefaultJndiNameIsTheServersDefaultManagedScheduler() throws Exception {
-        try (FakeManagedScheduler scheduler = new FakeManagedScheduler();
-             TestConfig ignored = TestConfig.redis(redis.uri(), "locksmith.lease-time", LEASE)) {
+        try (FakeManagedScheduler scheduler = new FakeManagedScheduler()) {
             InMemoryNaming.bind("java:comp/DefaultManagedScheduledExecutorService", scheduler.managed());
-            try (WeldContainer container = CdiContainers.start()) {
-                holdBeyondTheLease(container.select(LockManager.class).get(), scheduler);
+            try (Application app = CdiContainers.start(properties(redis.uri(), "locksmith.lease-time", LEASE))) {
+                holdBeyondTheLease(app.get(LockManager.class), scheduler);
             }
 
             assertThat(scheduler.lifecycleCalls()).isEmpty();
@@ -87,13 +85,13 @@ class WatchdogSchedulerTest {
 
     @Test
     void aManagedSchedulerBeanIsUsedWhenNothingIsBoundInJndi() throws Exception {
-        try (TestConfig ignored = TestConfig.redis(redis.uri(), "locksmith.lease-time", LEASE);
-             WeldContainer container = CdiContainers.start(ServerResources.class)) {
-            FakeManagedScheduler scheduler = container.select(FakeManagedScheduler.class).get();
+        try (Application app = CdiContainers.start(properties(redis.uri(), "locksmith.lease-time", LEASE),
+                ServerResources.class)) {
+            FakeManagedScheduler scheduler = app.get(FakeManagedScheduler.class);
 
-            holdBeyondTheLease(container.select(LockManager.class).get(), scheduler);
+            holdBeyondTheLease(app.get(LockManager.class), scheduler);
 
-            assertThat(container.getBeanManager().getBeans(ManagedScheduledExecutorService.class))
+            assertThat(app.beanManager().getBeans(ManagedScheduledExecutorService.class))
                     .as("the application's own bean, and no second one from Locksmith").hasSize(1);
             assertThat(scheduler.lifecycleCalls()).isEmpty();
         }
@@ -102,9 +100,8 @@ class WatchdogSchedulerTest {
     @Test
     void withoutAManagedSchedulerAPrivateDaemonThreadRunsTheWatchdogAndTheLogSaysSo() throws Exception {
         try (LogCapture logs = LogCapture.start();
-             TestConfig ignored = TestConfig.redis(redis.uri(), "locksmith.lease-time", LEASE);
-             WeldContainer container = CdiContainers.start()) {
-            DistributedLock lock = container.select(LockManager.class).get().getLock("se-job");
+             Application app = CdiContainers.start(properties(redis.uri(), "locksmith.lease-time", LEASE))) {
+            DistributedLock lock = app.get(LockManager.class).getLock("se-job");
             lock.lock();
             try {
                 assertThat(Thread.getAllStackTraces().keySet()).anyMatch(thread ->
@@ -114,7 +111,7 @@ class WatchdogSchedulerTest {
                 lock.unlock();
             }
 
-            assertThat(container.getBeanManager().getBeans(ManagedScheduledExecutorService.class)).isEmpty();
+            assertThat(app.beanManager().getBeans(ManagedScheduledExecutorService.class)).isEmpty();
             assertThat(logs.messages()).anyMatch(line -> line.contains("watchdog runs on a private daemon scheduler"));
         }
     }
@@ -122,11 +119,10 @@ class WatchdogSchedulerTest {
     @Test
     void aJndiNameBoundToSomethingElseSaysWhatItFound() {
         String name = "java:comp/env/notAScheduler";
-        try (TestConfig ignored = TestConfig.redis(redis.uri(), "locksmith.executor", name);
-             WeldContainer container = CdiContainers.start()) {
+        try (Application app = CdiContainers.start(properties(redis.uri(), "locksmith.executor", name))) {
             InMemoryNaming.bind(name, "a string");
 
-            Throwable failure = catchThrowable(() -> container.select(LockManager.class).get().getLock("x"));
+            Throwable failure = catchThrowable(() -> app.get(LockManager.class).getLock("x"));
 
             assertThat(CdiContainers.messages(failure)).contains("locksmith.executor = '" + name
                     + "' names a java.lang.String, not a ManagedScheduledExecutorService");

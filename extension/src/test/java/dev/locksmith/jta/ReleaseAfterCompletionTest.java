@@ -8,13 +8,13 @@ import dev.locksmith.DistributedLock;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locked;
 import dev.locksmith.Locksmith;
-import dev.locksmith.internal.cdi.LocksmithExtension;
 import dev.locksmith.internal.lock.DefaultLockManager;
 import dev.locksmith.testing.InMemoryNaming;
 import dev.locksmith.testing.JavaProcess;
 import dev.locksmith.testing.LogCapture;
 import dev.locksmith.testing.RedisServerExtension;
-import dev.locksmith.testing.TestConfig;
+import dev.locksmith.testing.CdiContainers;
+import dev.locksmith.testing.RedisConfigExtension;
 import dev.locksmith.testing.Transactions;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -33,10 +33,9 @@ import org.jboss.weld.junit5.EnableWeld;
 import org.jboss.weld.junit5.WeldInitiator;
 import org.jboss.weld.junit5.WeldSetup;
 import org.jboss.weld.proxy.WeldClientProxy;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -50,14 +49,16 @@ class ReleaseAfterCompletionTest {
     private static final long LEASE_MILLIS = 600;
 
     @RegisterExtension
+    @Order(1)
     static final RedisServerExtension redis = new RedisServerExtension();
-    private static TestConfig config;
+    @RegisterExtension
+    @Order(2)
+    static final RedisConfigExtension config = new RedisConfigExtension(redis,
+            "locksmith.lease-time", LEASE_MILLIS + "ms");
 
     @WeldSetup
-    WeldInitiator weld = WeldInitiator.from(WeldInitiator.createWeld()
-            .addExtension(new LocksmithExtension())
-            .addExtension(new TransactionExtension())
-            .addBeanClasses(Stock.class, Transfers.class)).build();
+    WeldInitiator weld = WeldInitiator.from(CdiContainers.weld(Stock.class, Transfers.class)
+            .addExtension(new TransactionExtension())).build();
 
     @Inject
     LockManager locks;
@@ -69,16 +70,6 @@ class ReleaseAfterCompletionTest {
     private final TransactionManager transactions = Transactions.manager();
     private final ExecutorService threads = Executors.newCachedThreadPool();
     private LockManager otherJvm;
-
-    @BeforeAll
-    static void configure() {
-        config = TestConfig.redis(redis.uri(), "locksmith.lease-time", LEASE_MILLIS + "ms");
-    }
-
-    @AfterAll
-    static void releaseConfig() {
-        config.close();
-    }
 
     @BeforeEach
     void bindTheRegistryAsAServerDoes() {

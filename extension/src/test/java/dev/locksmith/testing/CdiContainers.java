@@ -1,13 +1,15 @@
 package dev.locksmith.testing;
 
 import dev.locksmith.internal.cdi.LocksmithExtension;
+import jakarta.enterprise.inject.spi.BeanManager;
+import java.util.Map;
 import java.util.UUID;
 import org.jboss.weld.environment.se.Weld;
 import org.jboss.weld.environment.se.WeldContainer;
 
 /**
- * Weld SE containers with the Locksmith extension, for tests that start several containers or
- * expect one to fail.
+ * Weld SE containers with the Locksmith extension, for tests that start several containers with
+ * different configuration, or expect one to fail.
  */
 public final class CdiContainers {
     private CdiContainers() {
@@ -28,17 +30,31 @@ public final class CdiContainers {
     }
 
     /**
-     * Stands for an application with no beans of its own.
+     * @param config      the application's MicroProfile Config
+     * @param beanClasses the application's beans
+     * @return the started application; close it
      */
-    static final class EmptyApplication {
+    public static Application start(Map<String, String> config, Class<?>... beanClasses) {
+        TestConfig registered = TestConfig.of(config);
+        try {
+            return new Application(registered, weld(beanClasses).initialize());
+        } catch (RuntimeException e) {
+            registered.close();
+            throw e;
+        }
     }
 
     /**
+     * @param config      the application's MicroProfile Config
      * @param beanClasses the application's beans
-     * @return the started container; close it
+     * @return what starting the container threw, or null if it started
      */
-    public static WeldContainer start(Class<?>... beanClasses) {
-        return weld(beanClasses).initialize();
+    public static Throwable startFailure(Map<String, String> config, Class<?>... beanClasses) {
+        try (Application ignored = start(config, beanClasses)) {
+            return null;
+        } catch (RuntimeException e) {
+            return e;
+        }
     }
 
     /**
@@ -51,5 +67,47 @@ public final class CdiContainers {
             text.append(t.getMessage()).append('\n');
         }
         return text.toString();
+    }
+
+    /**
+     * A running container and the configuration registered for it.
+     */
+    public static final class Application implements AutoCloseable {
+        private final TestConfig config;
+        private final WeldContainer container;
+
+        private Application(TestConfig config, WeldContainer container) {
+            this.config = config;
+            this.container = container;
+        }
+
+        /**
+         * @return the one bean of that type
+         */
+        public <T> T get(Class<T> type) {
+            return container.select(type).get();
+        }
+
+        /**
+         * @return the container's bean manager
+         */
+        public BeanManager beanManager() {
+            return container.getBeanManager();
+        }
+
+        @Override
+        public void close() {
+            try {
+                container.close();
+            } finally {
+                config.close();
+            }
+        }
+    }
+
+    /**
+     * Stands for an application with no beans of its own.
+     */
+    static final class EmptyApplication {
     }
 }

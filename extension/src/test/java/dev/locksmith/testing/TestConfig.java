@@ -47,12 +47,21 @@ public final class TestConfig implements AutoCloseable {
      * @return the registration
      */
     public static TestConfig redis(String redisUri, String... more) {
+        return of(properties(redisUri, more));
+    }
+
+    /**
+     * @param redisUri where the test's Redis listens
+     * @param more     further properties as key, value, key, value...
+     * @return {@code locksmith.redis.uri} and the further properties
+     */
+    public static Map<String, String> properties(String redisUri, String... more) {
         Map<String, String> properties = new HashMap<>();
         properties.put("locksmith.redis.uri", redisUri);
         for (int i = 0; i + 1 < more.length; i += 2) {
             properties.put(more[i], more[i + 1]);
         }
-        return of(properties);
+        return properties;
     }
 
     @Override
