@@ -17,7 +17,8 @@ import jakarta.interceptor.InvocationContext;
  * as Jakarta Concurrency's {@code @Asynchronous}, so the asynchronous execution holds the lock,
  * not the submission.
  *
- * <p>Not final: some containers generate subclasses of interceptor classes.
+ * <p>Not final, with a public no-argument constructor and field injection: EJB containers
+ * instantiate interceptors of session beans themselves, and some subclass them.
  */
 @Locked
 @Interceptor
@@ -26,18 +27,11 @@ public class LockedInterceptor {
     /** {@code Interceptor.Priority.PLATFORM_BEFORE + 100}, the slot Jakarta Concurrency 3.2 chose for its {@code @Lock}. */
     public static final int PRIORITY = Interceptor.Priority.PLATFORM_BEFORE + 100;
 
-    private final LockManager locks;
-    private final LocksmithExtension extension;
-
-    /**
-     * @param locks     the application's manager
-     * @param extension the extension that resolved every {@code @Locked} use at startup
-     */
     @Inject
-    public LockedInterceptor(LockManager locks, LocksmithExtension extension) {
-        this.locks = locks;
-        this.extension = extension;
-    }
+    LockManager locks;
+
+    @Inject
+    LocksmithExtension extension;
 
     /**
      * Runs the intercepted call while holding the lock its {@code @Locked} names.
