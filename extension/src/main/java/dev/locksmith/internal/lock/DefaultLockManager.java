@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class DefaultLockManager implements LockManager {
     private final LockRuntime runtime;
+    private volatile UnlockDeferral unlockDeferral = UnlockDeferral.NONE;
 
     /**
      * Connects to Redis and starts the watchdog.
@@ -30,6 +31,16 @@ public final class DefaultLockManager implements LockManager {
      */
     public LockRuntime runtime() {
         return runtime;
+    }
+
+    /**
+     * Lets {@link #callWithLock} hand its release to {@code deferral}, which the CDI support uses
+     * to release after the current JTA transaction completes.
+     *
+     * @param deferral decides per release whether it waits; {@link UnlockDeferral#NONE} to release at once
+     */
+    public void deferUnlocksWith(UnlockDeferral deferral) {
+        this.unlockDeferral = deferral == null ? UnlockDeferral.NONE : deferral;
     }
 
     @Override
@@ -72,7 +83,9 @@ public final class DefaultLockManager implements LockManager {
         try {
             return action.call();
         } finally {
-            lock.unlock();
+            if (!unlockDeferral.defer(lock)) {
+                lock.unlock();
+            }
         }
     }
 

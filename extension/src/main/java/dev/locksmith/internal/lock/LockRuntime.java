@@ -8,6 +8,11 @@ import dev.locksmith.internal.redis.ScriptCall;
 import dev.locksmith.internal.watchdog.LeaseRenewer;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -122,6 +127,50 @@ public final class LockRuntime implements AutoCloseable {
                         + "; it expires with its lease", failure);
             }
         });
+    }
+
+    /**
+     * Checks that Redis still has every given hold and extends each one's lease by its own lease
+     * time, in one round trip: one renewal call per server (or slot) and lease time, all sent
+     * before any answer is awaited. A hold Redis no longer has is marked lost and no longer
+     * renewed. The transaction support calls this before commit.
+     *
+     * @param holds holds of this runtime, from any thread
+     * @return the holds that are lost, empty when all are still held
+     * @throws LockException if Redis cannot be reached; no hold is marked lost then
+     */
+    public List<Hold> confirmAndExtend(Collection<Hold> holds) {
+        checkOpen();
+        List<Hold> lost = new ArrayList<>();
+        Map<List<Long>, List<Hold>> byServerAndLease = new LinkedHashMap<>();
+        for (Hold hold : holds) {
+            if (hold.isLost()) {
+                lost.add(hold);
+            } else {
+                List<Long> group = List.of((long) store.partitionOf(hold.keys().hash()), hold.leaseMillis());
+                byServerAndLease.computeIfAbsent(group, key -> new ArrayList<>()).add(hold);
+            }
+        }
+        long sentAt = System.nanoTime();
+        Map<List<Hold>, CompletionStage<List<Long>>> answers = new LinkedHashMap<>();
+        for (List<Hold> group : byServerAndLease.values()) {
+            answers.put(group, store.renew(RenewalCall.of(group, group.get(0).leaseMillis())));
+        }
+        for (Map.Entry<List<Hold>, CompletionStage<List<Long>>> answer : answers.entrySet()) {
+            List<Hold> group = answer.getKey();
+            List<Long> confirmed = await(answer.getValue(), "Confirming " + group.size() + " held lock(s)");
+            for (int i = 0; i < group.size(); i++) {
+                Hold hold = group.get(i);
+                if (confirmed.get(i) == 1L) {
+                    hold.confirmedAt(sentAt);
+                } else {
+                    hold.markLost();
+                    renewer.untrack(hold);
+                    lost.add(hold);
+                }
+            }
+        }
+        return lost;
     }
 
     /**

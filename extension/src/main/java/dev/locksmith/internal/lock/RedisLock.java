@@ -16,7 +16,7 @@ import java.util.concurrent.locks.Condition;
  * For most kinds one thread per process contends in Redis at a time (see
  * {@link LocalContention}); fair-lock waiters each keep their own place in the Redis queue.
  */
-public final class RedisLock implements DistributedLock {
+public final class RedisLock implements DistributedLock, ReleasableByOwner {
     private static final LuaScript REENTER = LuaScript.load("reenter");
     private static final LuaScript FORCE_RELEASE = LuaScript.load("force-release");
     private static final long WATCHDOG = -1;

@@ -2,8 +2,7 @@ package dev.locksmith.internal.watchdog;
 
 import dev.locksmith.internal.lock.Hold;
 import dev.locksmith.internal.lock.LockStore;
-import dev.locksmith.internal.redis.LuaScript;
-import dev.locksmith.internal.redis.ScriptCall;
+import dev.locksmith.internal.lock.RenewalCall;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -26,7 +25,6 @@ import java.util.concurrent.TimeUnit;
  */
 public final class LeaseRenewer implements AutoCloseable {
     private static final Logger LOG = System.getLogger(LeaseRenewer.class.getName());
-    private static final LuaScript RENEW = LuaScript.load("renew");
     private static final int MAX_KEYS_PER_CALL = 256;
 
     private final Set<Hold> tracked = ConcurrentHashMap.newKeySet();
@@ -122,16 +120,7 @@ public final class LeaseRenewer implements AutoCloseable {
     }
 
     private CompletableFuture<Void> renew(List<Hold> batch, long sentAt) {
-        String[] keys = new String[batch.size()];
-        String[] args = new String[2 * batch.size() + 1];
-        args[0] = Long.toString(leaseMillis);
-        for (int i = 0; i < batch.size(); i++) {
-            Hold hold = batch.get(i);
-            keys[i] = hold.keys().hash();
-            args[2 * i + 1] = hold.field();
-            args[2 * i + 2] = hold.expiryField();
-        }
-        return store.renew(ScriptCall.list(RENEW, keys, args))
+        return store.renew(RenewalCall.of(batch, leaseMillis))
                 .handle((renewed, failure) -> {
                     if (failure != null) {
                         onUnreachable(batch, failure);

@@ -1,0 +1,57 @@
+package dev.locksmith.internal.cdi;
+
+/**
+ * Every MicroProfile Config key Locksmith reads, with its default. This is the one place the
+ * code names them; a test checks each against {@code docs/configuration.md}. Per-use overrides of
+ * {@code @Locked} are read by {@link LockedOverrides}.
+ */
+public enum ConfigKey {
+    /** One Redis URI, or a comma list of cluster seeds or RedLock masters. */
+    REDIS_URI("locksmith.redis.uri", "redis://localhost:6379"),
+    /** {@code standalone}, {@code sentinel}, {@code cluster} or {@code redlock}. */
+    REDIS_MODE("locksmith.redis.mode", "standalone"),
+    /** Replicas that must acknowledge an acquisition ({@code WAIT}) before it succeeds. */
+    SYNC_REPLICAS("locksmith.redis.sync-replicas", "0"),
+    /** How long an acquisition waits for those replicas. */
+    SYNC_TIMEOUT("locksmith.redis.sync-timeout", "100ms"),
+    /** How long one Redis command may take before it fails. */
+    COMMAND_TIMEOUT("locksmith.redis.command-timeout", "5s"),
+    /** The start of every key Locksmith writes. */
+    KEY_PREFIX("locksmith.key-prefix", "locksmith:"),
+    /** The watchdog lease, renewed every third of it. */
+    LEASE_TIME("locksmith.lease-time", "30s"),
+    /** How long {@code @Locked} waits when its {@code waitTime} is -1. */
+    WAIT_TIME("locksmith.wait-time", "30s"),
+    /** JNDI name of the {@code ManagedScheduledExecutorService} the watchdog runs on. */
+    EXECUTOR("locksmith.executor", "java:comp/DefaultManagedScheduledExecutorService");
+
+    private final String key;
+    private final String defaultValue;
+
+    ConfigKey(String key, String defaultValue) {
+        this.key = key;
+        this.defaultValue = defaultValue;
+    }
+
+    /**
+     * @return the property name, such as {@code locksmith.redis.uri}
+     */
+    public String key() {
+        return key;
+    }
+
+    /**
+     * @return the value used when the key is not set
+     */
+    public String defaultValue() {
+        return defaultValue;
+    }
+
+    /**
+     * @param values where settings come from
+     * @return the configured value, or the default
+     */
+    String read(ConfigValues values) {
+        return values.get(key).map(String::trim).filter(value -> !value.isEmpty()).orElse(defaultValue);
+    }
+}

@@ -1,0 +1,55 @@
+package dev.locksmith.internal.cdi;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads durations written in configuration: ISO-8601 ({@code PT30S}) or a number with a short
+ * unit ({@code 500ms}, {@code 30s}, {@code 5m}, {@code 2h}).
+ */
+final class Durations {
+    static final String FORMS = "ISO-8601 such as PT30S, or a number with ms, s, m or h such as 500ms, 30s, 5m";
+    private static final Pattern SHORT = Pattern.compile("(-?\\d+)\\s*(ms|s|m|h)");
+
+    private Durations() {
+    }
+
+    /**
+     * @param text a duration as written in configuration
+     * @return the duration, possibly negative
+     * @throws IllegalArgumentException if the text is neither form
+     */
+    static Duration parse(String text) {
+        String trimmed = text.trim().toLowerCase(Locale.ROOT);
+        Matcher matcher = SHORT.matcher(trimmed);
+        if (matcher.matches()) {
+            long amount = Long.parseLong(matcher.group(1));
+            return switch (matcher.group(2)) {
+                case "ms" -> Duration.ofMillis(amount);
+                case "s" -> Duration.ofSeconds(amount);
+                case "m" -> Duration.ofMinutes(amount);
+                default -> Duration.ofHours(amount);
+            };
+        }
+        if (trimmed.startsWith("p") || trimmed.startsWith("-p")) {
+            try {
+                return Duration.parse(trimmed.toUpperCase(Locale.ROOT));
+            } catch (DateTimeParseException e) {
+                // reported below with the forms that are accepted
+            }
+        }
+        throw new IllegalArgumentException("'" + text + "' is not a duration; write " + FORMS);
+    }
+
+    /**
+     * @param duration a duration
+     * @return it as configuration would write it, such as {@code 30s} or {@code 500ms}
+     */
+    static String format(Duration duration) {
+        long millis = duration.toMillis();
+        return millis % 1000 == 0 ? millis / 1000 + "s" : millis + "ms";
+    }
+}

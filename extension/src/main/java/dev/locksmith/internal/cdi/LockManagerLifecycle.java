@@ -1,0 +1,77 @@
+package dev.locksmith.internal.cdi;
+
+import dev.locksmith.LockManager;
+import dev.locksmith.internal.jta.ReleaseAfterCompletion;
+import dev.locksmith.internal.lock.DefaultLockManager;
+import dev.locksmith.internal.lock.UnlockDeferral;
+import jakarta.enterprise.inject.spi.BeanManager;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * Creates the application's {@link LockManager} bean the first time it is used (on a thread of
+ * the application, where JNDI has the component's names) and closes it when the application
+ * stops. Wires the release after JTA completion when the JTA API is there.
+ */
+final class LockManagerLifecycle {
+    private static final Logger LOG = System.getLogger(LockManagerLifecycle.class.getName());
+
+    private final BeanManager beanManager;
+    private volatile LocksmithSettings settings;
+    private volatile UnlockDeferral unlockDeferral = UnlockDeferral.NONE;
+
+    LockManagerLifecycle(BeanManager beanManager) {
+        this.beanManager = beanManager;
+    }
+
+    /**
+     * @param settings the settings checked at deployment
+     */
+    void configure(LocksmithSettings settings) {
+        this.settings = settings;
+    }
+
+    /**
+     * @return a connected manager
+     */
+    LockManager create() {
+        ScheduledExecutorService scheduler = WatchdogSchedulerLookup.find(settings.executor(), beanManager);
+        DefaultLockManager manager = (DefaultLockManager) settings.builder().watchdogScheduler(scheduler).build();
+        if (jtaAvailable()) {
+            UnlockDeferral deferral = ReleaseAfterCompletion.create(manager.runtime(),
+                    type -> ContainerBeans.find(beanManager, type));
+            manager.deferUnlocksWith(deferral);
+            unlockDeferral = deferral;
+        } else {
+            LOG.log(Level.INFO, "The JTA API is not on the class path: Locksmith releases every lock when the"
+                    + " locked call returns");
+        }
+        return manager;
+    }
+
+    /**
+     * @param manager the manager {@link #create()} made
+     */
+    void destroy(LockManager manager) {
+        unlockDeferral = UnlockDeferral.NONE;
+        manager.close();
+    }
+
+    /**
+     * @return how the interceptor hands over its releases; valid once the bean was created
+     */
+    UnlockDeferral unlockDeferral() {
+        return unlockDeferral;
+    }
+
+    private static boolean jtaAvailable() {
+        try {
+            Class.forName("jakarta.transaction.TransactionSynchronizationRegistry", false,
+                    LockManagerLifecycle.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package dev.locksmith.internal.cdi;
+
+import dev.locksmith.LockType;
+import dev.locksmith.Locked;
+import java.lang.reflect.Method;
+import java.lang.reflect.Parameter;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.time.temporal.UnsupportedTemporalTypeException;
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+/**
+ * One {@code @Locked} use, resolved once when the container starts: the name template bound to
+ * the method, the lock type, and the wait and lease after configuration overrides.
+ *
+ * @param where     names the use in messages: {@code @Locked("stock:{sku}") on ShopService#reserve(String sku, int qty)}
+ * @param name      the bound name template
+ * @param type      which kind of lock
+ * @param waitTime  how long to wait for the lock; zero makes one attempt
+ * @param leaseTime the fixed lease, or null for a watchdog-kept lease
+ */
+record LockedOperation(String where, LockNameTemplate name, LockType type, Duration waitTime, Duration leaseTime) {
+    private static final long DEFAULT = -1;
+
+    /**
+     * @param beanClass   the bean class
+     * @param method      the business method
+     * @param locked      the binding that applies to it
+     * @param values      configuration, for overrides
+     * @param defaultWait {@code locksmith.wait-time}
+     * @return the resolved use
+     * @throws IllegalArgumentException naming the class, the method, the bad value and the fix
+     */
+    static LockedOperation resolve(Class<?> beanClass, Method method, Locked locked, ConfigValues values,
+                                   Duration defaultWait) {
+        String where = "@Locked(\"" + locked.value() + "\") on " + beanClass.getSimpleName() + "#" + method.getName()
+                + Arrays.stream(method.getParameters()).map(LockedOperation::describe)
+                .collect(Collectors.joining(", ", "(", ")"));
+        try {
+            LockNameTemplate name = LockNameTemplate.bind(locked.value(), beanClass, method);
+            Duration wait = time(values, beanClass, method, LockedOverrides.WAIT_TIME, locked.waitTime(), locked.unit());
+            Duration lease = time(values, beanClass, method, LockedOverrides.LEASE_TIME, locked.leaseTime(), locked.unit());
+            if (locked.type() == null) {
+                throw new IllegalArgumentException("type is null; use one of " + Arrays.toString(LockType.values()));
+            }
+            return new LockedOperation(where, name, locked.type(), wait == null ? defaultWait : wait, lease);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * @param arguments the call's arguments
+     * @return the lock name for this call
+     * @throws IllegalArgumentException when a value the name needs is null
+     */
+    String lockName(Object[] arguments) {
+        return name.render(arguments, where);
+    }
+
+    /**
+     * @return the time of one attribute: the override, else the annotation; null for -1
+     */
+    private static Duration time(ConfigValues values, Class<?> beanClass, Method method, String attribute,
+                                 long annotated, ChronoUnit unit) {
+        var override = LockedOverrides.find(values, beanClass, method, attribute);
+        if (override.isEmpty()) {
+            return checked(attribute + " = " + annotated + " " + unitName(unit), attribute, annotated, unit);
+        }
+        String key = override.get().key();
+        String text = override.get().value();
+        if (text.matches("-?\\d+")) {
+            return checked(key + " = '" + text + "' (in " + unitName(unit) + ", the annotation's unit)", attribute,
+                    Long.parseLong(text), unit);
+        }
+        Duration parsed;
+        try {
+            parsed = Durations.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("config key " + key + " = '" + text + "' is not a duration; write "
+                    + Durations.FORMS + ", a plain number in " + unitName(unit) + ", or -1 for the default", e);
+        }
+        return checked("config key " + key + " = '" + text + "'", attribute, parsed);
+    }
+
+    private static Duration checked(String what, String attribute, long amount, ChronoUnit unit) {
+        if (amount == DEFAULT) {
+            return null;
+        }
+        if (unit == null) {
+            throw new IllegalArgumentException("unit is null; use ChronoUnit.SECONDS or MILLIS");
+        }
+        try {
+            return checked(what, attribute, Duration.of(amount, unit));
+        } catch (UnsupportedTemporalTypeException | ArithmeticException e) {
+            throw new IllegalArgumentException("unit " + unit.name() + " has no fixed length; use MILLIS, SECONDS, MINUTES"
+                    + " or HOURS", e);
+        }
+    }
+
+    private static Duration checked(String what, String attribute, Duration duration) {
+        boolean lease = attribute.equals(LockedOverrides.LEASE_TIME);
+        if (duration.isNegative() || (lease && duration.isZero())) {
+            throw new IllegalArgumentException(what + (lease
+                    ? " is not a lease. Use -1 for a lease the watchdog keeps, or a positive time such as 30s"
+                    : " is negative. Use -1 for the configured default (" + ConfigKey.WAIT_TIME.key()
+                    + "), 0 for a single attempt, or a positive wait such as 5s"));
+        }
+        return duration;
+    }
+
+    private static String unitName(ChronoUnit unit) {
+        return unit == null ? "null" : unit.name();
+    }
+
+    private static String describe(Parameter parameter) {
+        String type = parameter.getType().getSimpleName();
+        return parameter.isNamePresent() ? type + " " + parameter.getName() : type;
+    }
+}

@@ -1,0 +1,119 @@
+package dev.locksmith.internal.jta;
+
+import dev.locksmith.LockException;
+import dev.locksmith.LockLostException;
+import dev.locksmith.internal.lock.Hold;
+import dev.locksmith.internal.lock.LockRuntime;
+import dev.locksmith.internal.lock.ReleasableByOwner;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The releases one transaction owes, registered once per transaction as an interposed
+ * synchronization. Before commit it confirms and extends every hold in one round trip and marks
+ * the transaction rollback-only if one was lost; after commit or rollback it releases every hold
+ * as often as it was deferred, by the owner recorded in the hold, and never throws.
+ */
+final class DeferredUnlocks implements Synchronization {
+    private static final Logger LOG = System.getLogger(DeferredUnlocks.class.getName());
+
+    private final LockRuntime runtime;
+    private final TransactionSynchronizationRegistry registry;
+    private final Map<Hold, Owed> owed = new IdentityHashMap<>();
+
+    /**
+     * @param runtime  the runtime the holds belong to
+     * @param registry the registry, looked up on the business thread; used in beforeCompletion only
+     */
+    DeferredUnlocks(LockRuntime runtime, TransactionSynchronizationRegistry registry) {
+        this.runtime = runtime;
+        this.registry = registry;
+    }
+
+    /**
+     * @param lock the lock
+     * @param hold the current thread's hold of it, which now owes one more release
+     */
+    synchronized void add(ReleasableByOwner lock, Hold hold) {
+        owed.computeIfAbsent(hold, key -> new Owed(lock)).releases++;
+    }
+
+    @Override
+    public void beforeCompletion() {
+        List<Hold> holds;
+        synchronized (this) {
+            holds = List.copyOf(owed.keySet());
+        }
+        List<Hold> lost;
+        try {
+            lost = runtime.confirmAndExtend(holds);
+        } catch (RuntimeException e) {
+            markRollbackOnly();
+            throw new LockException("Could not confirm lock(s) " + names(holds) + " before commit, so the transaction"
+                    + " is rolled back: " + e.getMessage(), e);
+        }
+        if (!lost.isEmpty()) {
+            markRollbackOnly();
+            throw new LockLostException("Lock(s) " + lost.stream().map(hold -> "'" + hold.name() + "' (fencing token "
+                    + hold.fencingToken() + ")").collect(Collectors.joining(", ")) + " lost before the transaction"
+                    + " committed: the lease expired or the lock was force-unlocked, so another holder may have"
+                    + " entered. The transaction is rolled back.");
+        }
+    }
+
+    @Override
+    public void afterCompletion(int status) {
+        List<Map.Entry<Hold, Owed>> entries;
+        synchronized (this) {
+            entries = new ArrayList<>(owed.entrySet());
+            owed.clear();
+        }
+        for (Map.Entry<Hold, Owed> entry : entries) {
+            release(entry.getKey(), entry.getValue(), status);
+        }
+    }
+
+    private void markRollbackOnly() {
+        try {
+            registry.setRollbackOnly();
+        } catch (IllegalStateException e) {
+            // Already completing: the exception thrown next still fails the commit.
+            LOG.log(Level.DEBUG, "Could not mark the transaction rollback-only: " + e);
+        }
+    }
+
+    private static void release(Hold hold, Owed owed, int status) {
+        try {
+            for (int i = 0; i < owed.releases; i++) {
+                owed.lock.release(hold);
+            }
+        } catch (RuntimeException e) {
+            // afterCompletion must not throw: the outcome is decided, and a server may log and
+            // swallow or mis-handle the exception. The lease frees the lock in the end.
+            LOG.log(Level.WARNING, "Could not release lock '" + hold.name() + "' after the transaction "
+                    + (status == Status.STATUS_COMMITTED ? "committed" : "rolled back")
+                    + "; it is freed when its lease runs out: " + e.getMessage(), e);
+        }
+    }
+
+    private static String names(List<Hold> holds) {
+        return holds.stream().map(hold -> "'" + hold.name() + "'").collect(Collectors.joining(", "));
+    }
+
+    private static final class Owed {
+        private final ReleasableByOwner lock;
+        private int releases;
+
+        private Owed(ReleasableByOwner lock) {
+            this.lock = lock;
+        }
+    }
+}

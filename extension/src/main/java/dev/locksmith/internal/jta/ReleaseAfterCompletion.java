@@ -1,0 +1,79 @@
+package dev.locksmith.internal.jta;
+
+import dev.locksmith.DistributedLock;
+import dev.locksmith.internal.lock.Hold;
+import dev.locksmith.internal.lock.LockRuntime;
+import dev.locksmith.internal.lock.ReleasableByOwner;
+import dev.locksmith.internal.lock.UnlockDeferral;
+import jakarta.transaction.Status;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.util.function.Function;
+
+/**
+ * Defers a release to the end of the current JTA transaction when there is one that can still
+ * commit; otherwise lets the caller release at once. One instance per {@code LockManager}.
+ */
+public final class ReleaseAfterCompletion implements UnlockDeferral {
+    private static final Logger LOG = System.getLogger(ReleaseAfterCompletion.class.getName());
+
+    private final LockRuntime runtime;
+    private final TransactionRegistryLookup registries;
+
+    private ReleaseAfterCompletion(LockRuntime runtime, TransactionRegistryLookup registries) {
+        this.runtime = runtime;
+        this.registries = registries;
+    }
+
+    /**
+     * @param runtime       the manager's runtime, whose holds are confirmed before commit
+     * @param containerBeans finds the one container bean of a type, or null; asked for the registry
+     *                       when JNDI has none
+     * @return the deferral to set on the manager
+     */
+    public static ReleaseAfterCompletion create(LockRuntime runtime, Function<Class<?>, Object> containerBeans) {
+        return new ReleaseAfterCompletion(runtime, new TransactionRegistryLookup(
+                () -> (TransactionSynchronizationRegistry) containerBeans.apply(TransactionSynchronizationRegistry.class)));
+    }
+
+    @Override
+    public boolean defer(DistributedLock lock) {
+        TransactionSynchronizationRegistry registry = registries.find();
+        if (registry == null) {
+            return false;
+        }
+        try {
+            // Marked rollback-only, timed out or completing: nothing will be committed that the
+            // lock must cover, so the lock is released now.
+            if (registry.getTransactionStatus() != Status.STATUS_ACTIVE) {
+                return false;
+            }
+            if (!(lock instanceof ReleasableByOwner owned)) {
+                LOG.log(Level.WARNING, "Lock '" + lock.getName() + "' (" + lock.getClass().getSimpleName() + ") cannot"
+                        + " be released by its owner from another thread, so it is released now instead of after"
+                        + " the transaction completes");
+                return false;
+            }
+            Hold hold = owned.currentHold();
+            if (hold == null) {
+                return false;
+            }
+            deferredUnlocks(registry).add(owned, hold);
+            return true;
+        } catch (IllegalStateException e) {
+            // The transaction ended between the status check and the registration (a timeout).
+            return false;
+        }
+    }
+
+    private DeferredUnlocks deferredUnlocks(TransactionSynchronizationRegistry registry) {
+        DeferredUnlocks deferred = (DeferredUnlocks) registry.getResource(this);
+        if (deferred == null) {
+            deferred = new DeferredUnlocks(runtime, registry);
+            registry.registerInterposedSynchronization(deferred);
+            registry.putResource(this, deferred);
+        }
+        return deferred;
+    }
+}
