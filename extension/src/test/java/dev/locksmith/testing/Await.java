@@ -26,12 +26,26 @@ final class Await {
      * @throws IllegalStateException naming the state, the last error and the logs, after the deadline
      */
     static Duration until(String what, Duration timeout, BooleanSupplier condition, Supplier<String> diagnostics) {
+        return untilNothingPending(what, timeout, () -> condition.getAsBoolean() ? null : "not yet", diagnostics);
+    }
+
+    /**
+     * Like {@link #until}, for a state made of several conditions: the error message says
+     * which one was still unmet.
+     *
+     * @param pending what is still missing, or null once the state is reached; an exception
+     *                counts as not yet
+     */
+    static Duration untilNothingPending(String what, Duration timeout, Supplier<String> pending,
+                                        Supplier<String> diagnostics) {
         long start = System.nanoTime();
         long deadline = start + timeout.toNanos();
         RuntimeException lastError = null;
+        String lastPending = null;
         while (true) {
             try {
-                if (condition.getAsBoolean()) {
+                lastPending = pending.get();
+                if (lastPending == null) {
                     return Duration.ofNanos(System.nanoTime() - start);
                 }
                 lastError = null;
@@ -40,8 +54,8 @@ final class Await {
             }
             if (System.nanoTime() - deadline >= 0) {
                 throw new IllegalStateException(what + " did not happen within " + timeout.toMillis() + " ms"
-                        + (lastError == null ? "" : "; last error: " + lastError) + "\n" + diagnostics.get(),
-                        lastError);
+                        + (lastError == null ? "; still " + lastPending : "; last error: " + lastError)
+                        + "\n" + diagnostics.get(), lastError);
             }
             if (Thread.interrupted()) {
                 Thread.currentThread().interrupt();

@@ -235,8 +235,21 @@ public final class LocalRedisServer implements RedisNode {
      * @throws java.io.UncheckedIOException if the server does not answer
      */
     public Map<String, String> info(String section) {
+        return fields(RespClient.call(port, "INFO", section));
+    }
+
+    /**
+     * @return the fields of {@code CLUSTER INFO}, such as {@code cluster_state}
+     * @throws java.io.UncheckedIOException if the server does not answer
+     * @throws IllegalStateException if the server does not run in cluster mode
+     */
+    public Map<String, String> clusterInfo() {
+        return fields(RespClient.call(port, "CLUSTER", "INFO"));
+    }
+
+    private static Map<String, String> fields(Object reply) {
         Map<String, String> fields = new LinkedHashMap<>();
-        for (String line : String.valueOf(RespClient.call(port, "INFO", section)).split("\r?\n")) {
+        for (String line : String.valueOf(reply).split("\r?\n")) {
             int colon = line.indexOf(':');
             if (colon > 0 && !line.startsWith("#")) {
                 fields.put(line.substring(0, colon), line.substring(colon + 1).trim());
