@@ -18,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -33,6 +34,7 @@ import java.util.stream.Stream;
 public final class LocalRedisServer implements RedisNode {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(15);
     private static final int LOG_TAIL = 40;
+    private static final int PORT_ATTEMPTS = 5;
     private static final List<Process> RUNNING = Collections.synchronizedList(new ArrayList<>());
     private static final List<Path> DIRECTORIES = Collections.synchronizedList(new ArrayList<>());
 
@@ -74,10 +76,28 @@ public final class LocalRedisServer implements RedisNode {
      * @throws IllegalStateException with the server's log if it does not get ready within 15 s
      */
     public static LocalRedisServer start(String... extraArguments) {
-        LocalRedisServer server = new LocalRedisServer(FreePorts.next(), newDirectory(), List.of(),
-                List.of(extraArguments), "Ready to accept connections");
-        server.launch();
-        return server;
+        return startOnFreePorts(() -> new LocalRedisServer(FreePorts.next(), newDirectory(), List.of(),
+                List.of(extraArguments), "Ready to accept connections"));
+    }
+
+    /**
+     * Starts a node in cluster mode, alone in its cluster until introduced to others, with
+     * its {@code nodes.conf} in its own directory and its cluster bus on a second free port.
+     *
+     * @param extraArguments more {@code redis-server} options, such as {@code --cluster-node-timeout 1000}
+     * @return the running node
+     * @throws IllegalStateException with the node's log if it does not get ready within 15 s
+     */
+    public static LocalRedisServer startClusterNode(String... extraArguments) {
+        return startOnFreePorts(() -> {
+            List<String> arguments = new ArrayList<>(List.of("--cluster-enabled", "yes",
+                    "--cluster-config-file", "nodes.conf",
+                    // by default the bus listens on port + 10000, which may be taken or above 65535
+                    "--cluster-port", Integer.toString(FreePorts.next())));
+            arguments.addAll(List.of(extraArguments));
+            return new LocalRedisServer(FreePorts.next(), newDirectory(), List.of(), arguments,
+                    "Ready to accept connections");
+        });
     }
 
     /**
@@ -90,17 +110,33 @@ public final class LocalRedisServer implements RedisNode {
      * @throws IllegalStateException with the sentinel's log if it does not get ready within 15 s
      */
     public static LocalRedisServer startSentinel(List<String> configLines) {
-        Path directory = newDirectory();
-        Path config = directory.resolve("sentinel.conf");
-        try {
-            Files.write(config, configLines, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not write " + config, e);
+        return startOnFreePorts(() -> {
+            Path directory = newDirectory();
+            Path config = directory.resolve("sentinel.conf");
+            try {
+                Files.write(config, configLines, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Could not write " + config, e);
+            }
+            return new LocalRedisServer(FreePorts.next(), directory, List.of(config.toString()),
+                    List.of("--sentinel"), "Sentinel ID is");
+        });
+    }
+
+    // A port FreePorts found free may be taken by another process (another build on the same
+    // machine) before redis-server binds it; then a server on other ports is started instead.
+    private static LocalRedisServer startOnFreePorts(Supplier<LocalRedisServer> server) {
+        PortTakenException taken = null;
+        for (int attempt = 0; attempt < PORT_ATTEMPTS; attempt++) {
+            LocalRedisServer created = server.get();
+            try {
+                created.launch();
+                return created;
+            } catch (PortTakenException e) {
+                taken = e;
+            }
         }
-        LocalRedisServer sentinel = new LocalRedisServer(FreePorts.next(), directory, List.of(config.toString()),
-                List.of("--sentinel"), "Sentinel ID is");
-        sentinel.launch();
-        return sentinel;
+        throw new IllegalStateException("Every one of " + PORT_ATTEMPTS + " attempts found its ports taken", taken);
     }
 
     private static Path newDirectory() {
@@ -193,8 +229,11 @@ public final class LocalRedisServer implements RedisNode {
             throw new IllegalStateException("Interrupted while starting " + this, e);
         } catch (Exception e) {
             kill();
-            throw new IllegalStateException(this + " failed to start: " + String.join(" ", command) + "\n"
-                    + describe(), e);
+            String message = this + " failed to start: " + String.join(" ", command) + "\n" + describe();
+            if (log().stream().anyMatch(line -> line.contains("Address already in use"))) {
+                throw new PortTakenException(message, e);
+            }
+            throw new IllegalStateException(message, e);
         }
     }
 
@@ -400,6 +439,13 @@ public final class LocalRedisServer implements RedisNode {
             paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
         } catch (IOException | UncheckedIOException e) {
             // best effort at JVM exit; the directory is in the temporary folder
+        }
+    }
+
+    /** redis-server could not bind one of its ports: another process took it first. */
+    private static final class PortTakenException extends IllegalStateException {
+        PortTakenException(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 

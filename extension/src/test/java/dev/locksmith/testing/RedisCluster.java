@@ -47,11 +47,7 @@ public final class RedisCluster implements AutoCloseable {
         NodeGroup group = new NodeGroup();
         try {
             for (int i = 0; i < 2 * MASTERS; i++) {
-                group.add(() -> LocalRedisServer.start("--cluster-enabled", "yes",
-                        "--cluster-config-file", "nodes.conf",
-                        // the bus port is usually port + 10000, which may be taken or above 65535
-                        "--cluster-port", Integer.toString(FreePorts.next()),
-                        "--cluster-node-timeout", "1000",
+                group.add(() -> LocalRedisServer.startClusterNode("--cluster-node-timeout", "1000",
                         // a replica may always take over, however long its link was down
                         "--cluster-replica-validity-factor", "0",
                         "--repl-diskless-sync-delay", "0"));
