@@ -79,7 +79,7 @@ class RedisClusterTest {
     void shardedSubscriptionsAreMadeOnTheMasterOfEachChannelsSlot() throws Exception {
         List<String> channels = List.of("channel{" + tagInRange(0, 5460) + "}",
                 "channel{" + tagInRange(5461, 10922) + "}", "channel{" + tagInRange(10923, 16383) + "}");
-        try (Subscriber subscriber = Subscriber.on(client, channels.toArray(String[]::new))) {
+        try (Subscriber subscriber = Subscriber.sharded(client, channels.toArray(String[]::new))) {
             for (String channel : channels) {
                 assertThat(numsub(cluster.masterOfSlot(cluster.slotOf(channel)), channel))
                         .as("subscribers of %s on the master of its slot", channel).isEqualTo(1);
@@ -96,7 +96,7 @@ class RedisClusterTest {
     void scriptPublishesToAShardChannelInItsKeysSlot() throws Exception {
         String tag = tagInRange(5461, 10922);
         String channel = "released{" + tag + "}";
-        try (Subscriber subscriber = Subscriber.on(client, channel)) {
+        try (Subscriber subscriber = Subscriber.sharded(client, channel)) {
 
             Long receivers = commands.eval(PUBLISH_FROM_SCRIPT, ScriptOutputType.INTEGER,
                     new String[] {"lock{" + tag + "}", channel}, "from-script");
@@ -133,7 +133,7 @@ class RedisClusterTest {
         String channel = "released{" + tag + "}";
         commands.set(key, "before");
         commands.waitForReplication(1, 2000);
-        try (Subscriber subscriber = Subscriber.on(client, channel)) {
+        try (Subscriber subscriber = Subscriber.sharded(client, channel)) {
             LocalRedisServer oldMaster = cluster.masterOfSlot(cluster.slotOf(key));
 
             long started = System.nanoTime();
@@ -153,7 +153,7 @@ class RedisClusterTest {
                 assertThat(commands.spublish(channel, "lost")).isZero();
                 assertThat(subscriber.poll(Duration.ofMillis(500))).isNull();
 
-                subscriber.pubSub.async().ssubscribe(channel).get(5, TimeUnit.SECONDS);
+                subscriber.ssubscribe(channel);
 
                 assertThat(numsub(promoted, channel)).isEqualTo(1);
                 commands.spublish(channel, "renewed");
@@ -166,16 +166,7 @@ class RedisClusterTest {
 
     @Test
     void classicSubscriptionMovesToAnotherNodeWhenItsNodeDies() throws Exception {
-        BlockingQueue<String> messages = new LinkedBlockingQueue<>();
-        StatefulRedisClusterPubSubConnection<String, String> pubSub = client.connectPubSub();
-        try {
-            pubSub.addListener(new RedisClusterPubSubAdapter<>() {
-                @Override
-                public void message(RedisClusterNode node, String channel, String message) {
-                    messages.add(message);
-                }
-            });
-            pubSub.sync().subscribe("classic");
+        try (Subscriber subscriber = Subscriber.classic(client, "classic")) {
             LocalRedisServer host = cluster.nodes().stream().filter(LocalRedisServer::isRunning)
                     .filter(node -> numsub(node, "classic", "NUMSUB") == 1).findFirst().orElseThrow();
             boolean hostWasMaster = "master".equals(host.info("replication").get("role"));
@@ -191,38 +182,26 @@ class RedisClusterTest {
                 Await.until("a classic message reaching the subscriber after " + host + " died",
                         Duration.ofSeconds(15), () -> {
                             commands.publish("classic", "after");
-                            return messages.poll() != null;
+                            return subscriber.tookMessage();
                         }, cluster::describe);
                 System.out.printf("classic subscription on a %s moved %d ms after the kill%n",
                         hostWasMaster ? "master" : "replica", (System.nanoTime() - started) / 1_000_000);
             } finally {
                 cluster.rejoin(host);
             }
-        } finally {
-            pubSub.close();
         }
     }
 
     @Test
     void scriptPublishesToAClassicChannelWhateverItsSlot() throws Exception {
-        BlockingQueue<String> messages = new LinkedBlockingQueue<>();
-        StatefulRedisClusterPubSubConnection<String, String> pubSub = client.connectPubSub();
-        try {
-            pubSub.addListener(new RedisClusterPubSubAdapter<>() {
-                @Override
-                public void message(RedisClusterNode node, String channel, String message) {
-                    messages.add(message);
-                }
-            });
-            pubSub.sync().subscribe("released{" + tagInRange(0, 5460) + "}");
+        String channel = "released{" + tagInRange(0, 5460) + "}";
+        try (Subscriber subscriber = Subscriber.classic(client, channel)) {
 
             commands.eval("redis.call('set', KEYS[1], ARGV[1]) return redis.call('publish', ARGV[2], ARGV[1])",
                     ScriptOutputType.INTEGER, new String[] {"lock{" + tagInRange(10923, 16383) + "}"},
-                    "from-script", "released{" + tagInRange(0, 5460) + "}");
+                    "from-script", channel);
 
-            assertThat(messages.poll(5, TimeUnit.SECONDS)).isEqualTo("from-script");
-        } finally {
-            pubSub.close();
+            assertThat(subscriber.next()).isEqualTo("from-script");
         }
     }
 
@@ -245,7 +224,7 @@ class RedisClusterTest {
         }
     }
 
-    /** A sharded pub/sub subscription through Lettuce's cluster pub/sub connection. */
+    /** Subscriptions on one Lettuce cluster pub/sub connection, classic or sharded. */
     private static final class Subscriber implements AutoCloseable {
         private final StatefulRedisClusterPubSubConnection<String, String> pubSub;
         private final BlockingQueue<String> messages = new LinkedBlockingQueue<>();
@@ -254,24 +233,43 @@ class RedisClusterTest {
             pubSub = client.connectPubSub();
             pubSub.addListener(new RedisClusterPubSubAdapter<>() {
                 @Override
+                public void message(RedisClusterNode node, String channel, String message) {
+                    messages.add(message);
+                }
+
+                @Override
                 public void smessage(RedisClusterNode node, String channel, String message) {
                     messages.add(message);
                 }
             });
         }
 
-        static Subscriber on(RedisClusterClient client, String... channels) throws Exception {
+        static Subscriber sharded(RedisClusterClient client, String... channels) throws Exception {
             Subscriber subscriber = new Subscriber(client);
             for (String channel : channels) {
-                subscriber.pubSub.async().ssubscribe(channel).get(5, TimeUnit.SECONDS);
+                subscriber.ssubscribe(channel);
             }
             return subscriber;
+        }
+
+        static Subscriber classic(RedisClusterClient client, String channel) throws Exception {
+            Subscriber subscriber = new Subscriber(client);
+            subscriber.pubSub.async().subscribe(channel).get(5, TimeUnit.SECONDS);
+            return subscriber;
+        }
+
+        void ssubscribe(String channel) throws Exception {
+            pubSub.async().ssubscribe(channel).get(5, TimeUnit.SECONDS);
         }
 
         String next() throws InterruptedException {
             String message = messages.poll(5, TimeUnit.SECONDS);
             assertThat(message).as("a message within 5 s").isNotNull();
             return message;
+        }
+
+        boolean tookMessage() {
+            return messages.poll() != null;
         }
 
         String poll(Duration timeout) throws InterruptedException {
