@@ -2,8 +2,22 @@
 -- KEYS[1] lock hash (field = owner id, value = hold count), KEYS[2] fencing counter
 -- ARGV[1] owner id, ARGV[2] lease ms
 -- returns {1, fencing token} when acquired, {0, remaining lease ms} when another owner holds it
+
+-- The next fencing token. A missing counter (first use, or a server that lost its data) starts
+-- from the server clock in microseconds, so tokens keep increasing across data loss as long as
+-- the clock does not go back. The counter lives a day past its last use.
+local function next_token(counter)
+    if redis.call('exists', counter) == 0 then
+        local time = redis.call('time')
+        redis.call('set', counter, time[1] .. string.format('%06d', tonumber(time[2])))
+    end
+    local token = redis.call('incr', counter)
+    redis.call('pexpire', counter, 86400000)
+    return token
+end
+
 if redis.call('exists', KEYS[1]) == 0 then
-    local token = redis.call('incr', KEYS[2])
+    local token = next_token(KEYS[2])
     redis.call('hset', KEYS[1], ARGV[1], 1)
     redis.call('pexpire', KEYS[1], ARGV[2])
     return {1, token}

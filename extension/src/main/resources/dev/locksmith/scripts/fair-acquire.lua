@@ -4,6 +4,20 @@
 -- KEYS[4] queue (list of owner ids), KEYS[5] queue deadlines (sorted set: owner -> ms)
 -- ARGV[1] owner id, ARGV[2] lease ms, ARGV[3] how long a waiter keeps its place without asking again, ms
 -- returns {1, fencing token} when acquired, {0, ms until something may change} otherwise
+
+-- The next fencing token. A missing counter (first use, or a server that lost its data) starts
+-- from the server clock in microseconds, so tokens keep increasing across data loss as long as
+-- the clock does not go back. The counter lives a day past its last use.
+local function next_token(counter)
+    if redis.call('exists', counter) == 0 then
+        local time = redis.call('time')
+        redis.call('set', counter, time[1] .. string.format('%06d', tonumber(time[2])))
+    end
+    local token = redis.call('incr', counter)
+    redis.call('pexpire', counter, 86400000)
+    return token
+end
+
 local time = redis.call('time')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local owner, patience = ARGV[1], tonumber(ARGV[3])
@@ -21,7 +35,7 @@ if redis.call('exists', KEYS[1]) == 0 then
             redis.call('lpop', KEYS[4])
             redis.call('zrem', KEYS[5], owner)
         end
-        local token = redis.call('incr', KEYS[2])
+        local token = next_token(KEYS[2])
         redis.call('hset', KEYS[1], owner, 1)
         redis.call('pexpire', KEYS[1], ARGV[2])
         return {1, token}
@@ -39,8 +53,9 @@ redis.call('zadd', KEYS[5], now + patience, owner)
 redis.call('pexpire', KEYS[4], patience)
 redis.call('pexpire', KEYS[5], patience)
 
+-- PTTL is 0 in the last millisecond of a lease (the lock still exists): ask again at once.
 local held = redis.call('pttl', KEYS[1])
-if held > 0 then
+if held ~= -2 then
     return {0, held}
 end
 -- Free, but an earlier waiter is first: it has been woken, or its place expires by then.

@@ -6,7 +6,7 @@
 local current = tonumber(redis.call('get', KEYS[1]) or '0')
 local token = tonumber(ARGV[1])
 if current < token then
-    redis.call('set', KEYS[1], token)
+    redis.call('set', KEYS[1], token, 'px', 86400000)
     return token
 end
 return current

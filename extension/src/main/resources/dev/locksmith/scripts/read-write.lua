@@ -14,6 +14,19 @@ local hash, operation, owner, lease = KEYS[1], ARGV[1], ARGV[2], tonumber(ARGV[3
 local time = redis.call('time')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 
+-- The next fencing token. A missing counter (first use, or a server that lost its data) starts
+-- from the server clock in microseconds, so tokens keep increasing across data loss as long as
+-- the clock does not go back. The counter lives a day past its last use.
+local function next_token(counter)
+    if redis.call('exists', counter) == 0 then
+        local time = redis.call('time')
+        redis.call('set', counter, time[1] .. string.format('%06d', tonumber(time[2])))
+    end
+    local token = redis.call('incr', counter)
+    redis.call('pexpire', counter, 86400000)
+    return token
+end
+
 -- Holders whose process died stop being renewed: drop them, and writers who stopped waiting.
 local function drop_expired()
     local fields = redis.call('hgetall', hash)
@@ -64,7 +77,7 @@ local function grant(field)
         redis.call('hset', hash, expiryField, now + lease)
     end
     live_until_latest()
-    return {1, redis.call('incr', KEYS[2])}
+    return {1, next_token(KEYS[2])}
 end
 
 if operation == 'acquire-read' or operation == 'acquire-write' then

@@ -47,4 +47,28 @@ class RedisFailureTest {
             assertThat(locks.runtime().waitingState()).contains("holds=0");
         }
     }
+
+    @Test
+    void fencingTokensKeepIncreasingAfterTheServerLosesItsData() throws Exception {
+        try (LocalRedisServer server = LocalRedisServer.start()) {
+            long before;
+            try (DefaultLockManager locks = (DefaultLockManager) Locksmith.builder().redisUri(server.uri()).build()) {
+                DistributedLock lock = locks.getLock("fenced");
+                lock.lock();
+                before = lock.fencingToken();
+                lock.unlock();
+            }
+
+            server.kill();
+            server.restart();
+
+            try (DefaultLockManager locks = (DefaultLockManager) Locksmith.builder().redisUri(server.uri()).build()) {
+                DistributedLock lock = locks.getLock("fenced");
+                lock.lock();
+                assertThat(lock.fencingToken()).as("the counter restarts from the server clock, not from 1")
+                        .isGreaterThan(before);
+                lock.unlock();
+            }
+        }
+    }
 }
