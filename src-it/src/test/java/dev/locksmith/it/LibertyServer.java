@@ -12,8 +12,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -23,10 +25,12 @@ import java.util.concurrent.TimeoutException;
  * One Open Liberty server running the sample as a real process ({@code bin/server run}, which
  * execs the JVM, so the process is the JVM): the server the liberty-sample build prepared, with
  * its own output folder, a free loopback port and the given environment. Started means the
- * sample application reported itself started, read from the server's own console, not guessed.
+ * sample application and the server both reported themselves started, read from the server's
+ * own console, not guessed.
  */
 final class LibertyServer implements AutoCloseable {
-    private static final String APP_STARTED = "CWWKZ0001I";
+    // Both: the application started, and the server opened its ports (ready to run a smarter planet).
+    private static final List<String> STARTED = List.of("CWWKZ0001I", "CWWKF0011I");
     // application failed, server failed to start, port in use
     private static final List<String> FAILURES = List.of("CWWKZ0002E", "CWWKE0005E", "CWWKO0221E");
     private static final Duration START_TIMEOUT = Duration.ofMinutes(4);
@@ -119,9 +123,15 @@ final class LibertyServer implements AutoCloseable {
     private void readConsole(Process launched, CompletableFuture<Void> started) {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(launched.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
+            Set<String> seen = new HashSet<>();
             while ((line = in.readLine()) != null) {
                 console.add(line);
-                if (line.contains(APP_STARTED)) {
+                for (String message : STARTED) {
+                    if (line.contains(message)) {
+                        seen.add(message);
+                    }
+                }
+                if (seen.size() == STARTED.size()) {
                     started.complete(null);
                 }
                 for (String failure : FAILURES) {

@@ -112,10 +112,10 @@ class TwoServerLockingIT {
         String b = "b-" + sku;
 
         CompletableFuture<Reply> slowCommit = first.reserveAsync(sku, 1, via, traced(a, Point.COMMITTING));
-        assertThat(first.reached(a, Point.COMMITTING, SOON)).as("first request is committing").isTrue();
+        awaitReached(first, a, Point.COMMITTING, slowCommit);
         assertThat(lock.isLocked()).as("the lock is still held while the first transaction commits").isTrue();
         CompletableFuture<Reply> next = second.reserveAsync(sku, 1, via, traced(b, null));
-        assertThat(second.reached(b, Point.RECEIVED, SOON)).as("second request arrived").isTrue();
+        awaitReached(second, b, Point.RECEIVED, next);
         assertThat(second.reached(b, Point.STARTED, BLOCKED))
                 .as("second server got the lock while the first commit was still pending").isFalse();
         first.resume(a);
@@ -141,7 +141,7 @@ class TwoServerLockingIT {
         String a = "a-" + sku;
 
         CompletableFuture<Reply> doomed = first.reserveAsync(sku, 1, via, failing(a, Point.WRITTEN));
-        assertThat(first.reached(a, Point.WRITTEN, SOON)).isTrue();
+        awaitReached(first, a, Point.WRITTEN, doomed);
         assertThat(lock.isLocked()).as("held while the doomed request works").isTrue();
         first.resume(a);
         Reply failed = doomed.get(SOON.toSeconds(), TimeUnit.SECONDS);
@@ -167,7 +167,7 @@ class TwoServerLockingIT {
         String a = "a-" + sku;
 
         CompletableFuture<Reply> robbed = first.reserveAsync(sku, 1, via, traced(a, Point.WRITTEN));
-        assertThat(first.reached(a, Point.WRITTEN, SOON)).isTrue();
+        awaitReached(first, a, Point.WRITTEN, robbed);
         assertThat(lock.forceUnlock()).as("the lock was held, and is now taken away").isTrue();
         first.resume(a);
         Reply reply = robbed.get(SOON.toSeconds(), TimeUnit.SECONDS);
@@ -208,8 +208,8 @@ class TwoServerLockingIT {
         DistributedLock lock = cluster.locks().getLock("stock:" + sku);
         String a = "a-" + sku;
         CompletableFuture<Reply> dying = first.reserveAsync(sku, 1, Via.CDI, traced(a, Point.WRITTEN));
-        assertThat(first.reached(a, Point.WRITTEN, SOON)).isTrue();
-        assertThat(lock.isLocked()).isTrue();
+        awaitReached(first, a, Point.WRITTEN, dying);
+        assertThat(lock.isLocked()).as("held by the server about to be killed").isTrue();
 
         cluster.process(0).kill();
         long killedAt = System.nanoTime();
@@ -223,5 +223,23 @@ class TwoServerLockingIT {
         assertThat(cluster.postgres().available(sku)).isEqualTo(9);
         assertThat(cluster.postgres().reservationCount(sku)).isEqualTo(1);
         assertThat(dying).failsWithin(SOON);
+    }
+
+    /**
+     * Waits, on the server's latch, until traced request {@code id} reached {@code point}; fails
+     * at once if the request ended without getting there (it was refused, say).
+     */
+    private static void awaitReached(SampleClient server, String id, Point point, CompletableFuture<Reply> request) {
+        long end = System.nanoTime() + SOON.toNanos();
+        while (!server.reached(id, point, Duration.ofSeconds(1))) {
+            if (request.isDone()) {
+                throw new AssertionError("Request " + id + " on " + server.name() + " ended before reaching " + point
+                        + ": " + request.join());
+            }
+            if (System.nanoTime() > end) {
+                throw new AssertionError("Request " + id + " on " + server.name() + " did not reach " + point
+                        + " within " + SOON);
+            }
+        }
     }
 }
