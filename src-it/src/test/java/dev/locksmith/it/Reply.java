@@ -1,9 +1,9 @@
 package dev.locksmith.it;
 
 import jakarta.json.Json;
+import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
-import jakarta.json.stream.JsonParsingException;
 import java.io.StringReader;
 
 /**
@@ -21,7 +21,7 @@ record Reply(int status, JsonObject body) {
         }
         try (JsonReader reader = Json.createReader(new StringReader(text))) {
             return new Reply(status, reader.readObject());
-        } catch (JsonParsingException | IllegalStateException e) {
+        } catch (JsonException | IllegalStateException e) {
             return new Reply(status, Json.createObjectBuilder().add("raw", text).build());
         }
     }

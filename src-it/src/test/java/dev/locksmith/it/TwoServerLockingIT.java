@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -105,29 +106,23 @@ class TwoServerLockingIT {
     @Order(4)
     @Tag("needs-cdi-extension")
     void secondServerGetsTheLockOnlyAfterTheFirstCommitIsVisible(Via via) throws Exception {
-        String sku = SampleCluster.freshSku("commit-" + via.parameter());
-        first.restock(sku, 10);
-        DistributedLock lock = cluster.locks().getLock("stock:" + sku);
-        String a = "a-" + sku;
-        String b = "b-" + sku;
+        Paused slowCommit = reservationPausedAt("commit", via, Point.COMMITTING, id -> traced(id, Point.COMMITTING));
+        assertThat(slowCommit.lock().isLocked()).as("the lock is still held while the first transaction commits").isTrue();
 
-        CompletableFuture<Reply> slowCommit = first.reserveAsync(sku, 1, via, traced(a, Point.COMMITTING));
-        awaitReached(first, a, Point.COMMITTING, slowCommit);
-        assertThat(lock.isLocked()).as("the lock is still held while the first transaction commits").isTrue();
-        CompletableFuture<Reply> next = second.reserveAsync(sku, 1, via, traced(b, null));
+        String b = "b-" + slowCommit.sku();
+        CompletableFuture<Reply> next = second.reserveAsync(slowCommit.sku(), 1, via, traced(b, null));
         awaitReached(second, b, Point.RECEIVED, next);
         assertThat(second.reached(b, Point.STARTED, BLOCKED))
                 .as("second server got the lock while the first commit was still pending").isFalse();
-        first.resume(a);
-        Reply committed = slowCommit.get(SOON.toSeconds(), TimeUnit.SECONDS);
+        Reply committed = slowCommit.resume();
         Reply after = next.get(SOON.toSeconds(), TimeUnit.SECONDS);
 
         assertThat(committed.status()).as("first: %s", committed).isEqualTo(201);
         assertThat(after.status()).as("second: %s", after).isEqualTo(201);
         assertThat(after.integer("availableBefore")).as("second read what the first committed").isEqualTo(9);
-        assertThat(cluster.postgres().available(sku)).isEqualTo(8);
-        assertThat(cluster.postgres().reservationCount(sku)).isEqualTo(2);
-        assertThat(lock.isLocked()).isFalse();
+        assertThat(cluster.postgres().available(slowCommit.sku())).isEqualTo(8);
+        assertThat(cluster.postgres().reservationCount(slowCommit.sku())).isEqualTo(2);
+        assertThat(slowCommit.lock().isLocked()).isFalse();
     }
 
     @ParameterizedTest
@@ -135,25 +130,19 @@ class TwoServerLockingIT {
     @Order(5)
     @Tag("needs-cdi-extension")
     void rollbackReleasesTheLockAtOnce(Via via) throws Exception {
-        String sku = SampleCluster.freshSku("rollback-" + via.parameter());
-        first.restock(sku, 10);
-        DistributedLock lock = cluster.locks().getLock("stock:" + sku);
-        String a = "a-" + sku;
+        Paused doomed = reservationPausedAt("rollback", via, Point.WRITTEN, id -> failing(id, Point.WRITTEN));
+        assertThat(doomed.lock().isLocked()).as("held while the doomed request works").isTrue();
 
-        CompletableFuture<Reply> doomed = first.reserveAsync(sku, 1, via, failing(a, Point.WRITTEN));
-        awaitReached(first, a, Point.WRITTEN, doomed);
-        assertThat(lock.isLocked()).as("held while the doomed request works").isTrue();
-        first.resume(a);
-        Reply failed = doomed.get(SOON.toSeconds(), TimeUnit.SECONDS);
+        Reply failed = doomed.resume();
 
         assertThat(failed.status()).as("%s", failed).isEqualTo(500);
         assertThat(failed.code()).isEqualTo("SIMULATED_FAILURE");
-        assertThat(lock.isLocked()).as("released by the rollback, not left to expire").isFalse();
-        Reply next = second.reserve(sku, 1, via);
+        assertThat(doomed.lock().isLocked()).as("released by the rollback, not left to expire").isFalse();
+        Reply next = second.reserve(doomed.sku(), 1, via);
         assertThat(next.status()).as("%s", next).isEqualTo(201);
         assertThat(next.integer("availableBefore")).as("the rolled-back write is gone").isEqualTo(10);
-        assertThat(cluster.postgres().available(sku)).isEqualTo(9);
-        assertThat(cluster.postgres().reservationCount(sku)).isEqualTo(1);
+        assertThat(cluster.postgres().available(doomed.sku())).isEqualTo(9);
+        assertThat(cluster.postgres().reservationCount(doomed.sku())).isEqualTo(1);
     }
 
     @ParameterizedTest
@@ -161,22 +150,16 @@ class TwoServerLockingIT {
     @Order(6)
     @Tag("needs-cdi-extension")
     void lockLostBeforeCommitFailsTheRequestAndWritesNothing(Via via) throws Exception {
-        String sku = SampleCluster.freshSku("lost-" + via.parameter());
-        first.restock(sku, 10);
-        DistributedLock lock = cluster.locks().getLock("stock:" + sku);
-        String a = "a-" + sku;
+        Paused robbed = reservationPausedAt("lost", via, Point.WRITTEN, id -> traced(id, Point.WRITTEN));
+        assertThat(robbed.lock().forceUnlock()).as("the lock was held, and is now taken away").isTrue();
 
-        CompletableFuture<Reply> robbed = first.reserveAsync(sku, 1, via, traced(a, Point.WRITTEN));
-        awaitReached(first, a, Point.WRITTEN, robbed);
-        assertThat(lock.forceUnlock()).as("the lock was held, and is now taken away").isTrue();
-        first.resume(a);
-        Reply reply = robbed.get(SOON.toSeconds(), TimeUnit.SECONDS);
+        Reply reply = robbed.resume();
 
         assertThat(reply.status()).as("%s", reply).isEqualTo(409);
         assertThat(reply.code()).isEqualTo("ROLLED_BACK");
         assertThat(reply.string("message")).contains("rolled back");
-        assertThat(cluster.postgres().available(sku)).as("nothing written").isEqualTo(10);
-        assertThat(cluster.postgres().reservationCount(sku)).isZero();
+        assertThat(cluster.postgres().available(robbed.sku())).as("nothing written").isEqualTo(10);
+        assertThat(cluster.postgres().reservationCount(robbed.sku())).isZero();
     }
 
     @Test
@@ -203,26 +186,52 @@ class TwoServerLockingIT {
     @Order(8)
     @Tag("needs-cdi-extension")
     void killedServerHoldingTheLockFreesItWithinOneLease() throws Exception {
-        String sku = SampleCluster.freshSku("kill");
-        first.restock(sku, 10);
-        DistributedLock lock = cluster.locks().getLock("stock:" + sku);
-        String a = "a-" + sku;
-        CompletableFuture<Reply> dying = first.reserveAsync(sku, 1, Via.CDI, traced(a, Point.WRITTEN));
-        awaitReached(first, a, Point.WRITTEN, dying);
-        assertThat(lock.isLocked()).as("held by the server about to be killed").isTrue();
+        Paused dying = reservationPausedAt("kill", Via.CDI, Point.WRITTEN, id -> traced(id, Point.WRITTEN));
+        assertThat(dying.lock().isLocked()).as("held by the server about to be killed").isTrue();
 
         cluster.process(0).kill();
         long killedAt = System.nanoTime();
-        Reply next = second.reserve(sku, 1, Via.CDI);
+        Reply next = second.reserve(dying.sku(), 1, Via.CDI);
         Duration waited = Duration.ofNanos(System.nanoTime() - killedAt);
 
         assertThat(next.status()).as("%s", next).isEqualTo(201);
         assertThat(waited).as("the other server waited at most about one lease")
                 .isLessThanOrEqualTo(SampleCluster.LEASE.plusSeconds(4));
         assertThat(next.integer("availableBefore")).as("the killed server never committed").isEqualTo(10);
-        assertThat(cluster.postgres().available(sku)).isEqualTo(9);
-        assertThat(cluster.postgres().reservationCount(sku)).isEqualTo(1);
-        assertThat(dying).failsWithin(SOON);
+        assertThat(cluster.postgres().available(dying.sku())).isEqualTo(9);
+        assertThat(cluster.postgres().reservationCount(dying.sku())).isEqualTo(1);
+        assertThat(dying.reply()).failsWithin(SOON);
+    }
+
+    /**
+     * A reservation of one unit on the first server, of a fresh SKU with 10 units, stopped at a
+     * point where it holds the lock.
+     *
+     * @param server where it runs
+     * @param sku   the SKU
+     * @param id    its trace id
+     * @param lock  the tests' view of its lock
+     * @param reply its answer, once resumed
+     */
+    private record Paused(SampleClient server, String sku, String id, DistributedLock lock,
+            CompletableFuture<Reply> reply) {
+
+        Reply resume() throws Exception {
+            server.resume(id);
+            return reply.get(SOON.toSeconds(), TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * @param hooks its {@code X-Test-*} headers, given its trace id; they must pause it at {@code point}
+     */
+    private Paused reservationPausedAt(String what, Via via, Point point, Function<String, String[]> hooks) {
+        String sku = SampleCluster.freshSku(what + "-" + via.parameter());
+        String id = "a-" + sku;
+        first.restock(sku, 10);
+        CompletableFuture<Reply> reply = first.reserveAsync(sku, 1, via, hooks.apply(id));
+        awaitReached(first, id, point, reply);
+        return new Paused(first, sku, id, cluster.locks().getLock("stock:" + sku), reply);
     }
 
     /**
