@@ -1,0 +1,69 @@
+package dev.locksmith.sample;
+
+import dev.locksmith.LockManager;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.SQLException;
+import javax.sql.DataSource;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * {@code GET /api/info}: which server this is and what it is wired to, so that a newcomer (or a
+ * test) can see at once whether the configuration took.
+ */
+@Path("/info")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+public class InfoResource {
+    @Inject
+    @ConfigProperty(name = "sample.instance", defaultValue = "sample")
+    String instance;
+
+    @Inject
+    @ConfigProperty(name = "sample.locking.enabled", defaultValue = "true")
+    boolean lockingEnabled;
+
+    @Inject
+    @ConfigProperty(name = "sample.test-hooks.enabled", defaultValue = "false")
+    boolean testHooksEnabled;
+
+    @Inject
+    @ConfigProperty(name = "locksmith.redis.uri", defaultValue = "redis://localhost:6379")
+    String redisUri;
+
+    @Inject
+    Instance<LockManager> lockManager;
+
+    @Resource(lookup = "jdbc/stock")
+    DataSource stockDataSource;
+
+    /**
+     * @param instance        {@code sample.instance}
+     * @param locking         {@code sample.locking.enabled}
+     * @param lockManager     whether a {@code LockManager} bean exists (the Locksmith CDI extension is active)
+     * @param redisUri        {@code locksmith.redis.uri}
+     * @param database        product and version of the database behind {@code jdbc/stock}
+     * @param testHooks       {@code sample.test-hooks.enabled}
+     */
+    public record Info(String instance, boolean locking, boolean lockManager, String redisUri, String database,
+            boolean testHooks) {
+    }
+
+    @GET
+    public Info info() throws SQLException {
+        String database;
+        try (Connection connection = stockDataSource.getConnection()) {
+            DatabaseMetaData metaData = connection.getMetaData();
+            database = metaData.getDatabaseProductName() + " " + metaData.getDatabaseProductVersion();
+        }
+        return new Info(instance, lockingEnabled, lockManager.isResolvable(), redisUri, database, testHooksEnabled);
+    }
+}

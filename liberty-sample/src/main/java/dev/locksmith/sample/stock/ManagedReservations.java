@@ -1,0 +1,52 @@
+package dev.locksmith.sample.stock;
+
+import dev.locksmith.LockManager;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
+import java.time.Duration;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Reservations with the lock taken by hand: {@code LockManager.callWithLock}, inside a JTA
+ * transaction, so the release waits for the commit just as with {@code @Locked}.
+ */
+@ApplicationScoped
+public class ManagedReservations {
+    // Instance rather than a plain LockManager field: without the Locksmith CDI extension the
+    // application still deploys, and this path answers 503 NO_LOCK_MANAGER naming the cause.
+    @Inject
+    Instance<LockManager> lockManager;
+
+    @Inject
+    StockLedger ledger;
+
+    @Inject
+    @ConfigProperty(name = "sample.manager.wait-time", defaultValue = "PT10S")
+    Duration waitTime;
+
+    /**
+     * @return what was reserved
+     * @throws dev.locksmith.LockTimeoutException if the lock was not free within {@code sample.manager.wait-time}
+     * @throws NoLockManagerException             if no {@code LockManager} bean exists
+     */
+    @Transactional
+    public ReservationReceipt reserve(String sku, int quantity) {
+        if (!lockManager.isResolvable()) {
+            throw new NoLockManagerException();
+        }
+        try {
+            return lockManager.get().callWithLock("stock:" + sku, waitTime,
+                    () -> ledger.reserve(sku, quantity, Via.MANAGER));
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while waiting for lock stock:" + sku, e);
+        } catch (Exception e) {
+            // The ledger throws only unchecked exceptions; anything else is a bug worth seeing.
+            throw new IllegalStateException("Reserving " + sku + " failed", e);
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package dev.locksmith.it;
+
+import jakarta.json.Json;
+import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import java.io.StringReader;
+
+/**
+ * One HTTP answer of the sample: its status and its JSON body ({@code {"raw": text}} when the
+ * body is not JSON, such as Liberty's own error pages).
+ *
+ * @param status the HTTP status
+ * @param body   the body
+ */
+record Reply(int status, JsonObject body) {
+
+    static Reply of(int status, String text) {
+        if (text == null || text.isBlank()) {
+            return new Reply(status, JsonObject.EMPTY_JSON_OBJECT);
+        }
+        try (JsonReader reader = Json.createReader(new StringReader(text))) {
+            return new Reply(status, reader.readObject());
+        } catch (JsonException | IllegalStateException e) {
+            return new Reply(status, Json.createObjectBuilder().add("raw", text).build());
+        }
+    }
+
+    int integer(String key) {
+        return body.getInt(key);
+    }
+
+    String string(String key) {
+        return body.getString(key, null);
+    }
+
+    boolean flag(String key) {
+        return body.getBoolean(key);
+    }
+
+    /**
+     * @return the error code of an error answer, such as {@code OUT_OF_STOCK}
+     */
+    String code() {
+        return string("code");
+    }
+
+    @Override
+    public String toString() {
+        return status + " " + body;
+    }
+}

@@ -1,0 +1,229 @@
+package dev.locksmith.it;
+
+import dev.locksmith.LockManager;
+import dev.locksmith.Locksmith;
+import dev.locksmith.testing.LocalRedisServer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.TestWatcher;
+
+/**
+ * Everything one test class runs against, started before its first test and cleaned up after
+ * its last, also when a test fails: one {@code redis-server} on a free loopback port, optionally
+ * a PostgreSQL database of its own, and Liberty servers running the sample. When a test fails,
+ * the logs of every server are printed.
+ *
+ * <pre>{@code
+ * @RegisterExtension
+ * static final SampleCluster cluster = SampleCluster.sharingPostgres(2).lockingEnabled(true);
+ * }</pre>
+ */
+final class SampleCluster implements BeforeAllCallback, BeforeEachCallback, AfterAllCallback, TestWatcher {
+    /** Short, so that a dead holder's lock expires within a test; renewed every third of it. */
+    static final Duration LEASE = Duration.ofSeconds(6);
+    /** Long, so that no reservation of the hammer gives up while others hold the lock. */
+    static final Duration WAIT = Duration.ofSeconds(60);
+
+    private final int serverCount;
+    private final boolean postgres;
+    private boolean lockingEnabled = true;
+    private boolean testHooks = true;
+    private final String keyPrefix = "it-" + UUID.randomUUID().toString().substring(0, 8) + ":";
+    private final List<LibertyServer> servers = new ArrayList<>();
+    private LocalRedisServer redis;
+    private SampleDatabase database;
+    private LockManager locks;
+
+    private SampleCluster(int serverCount, boolean postgres) {
+        this.serverCount = serverCount;
+        this.postgres = postgres;
+    }
+
+    /**
+     * @return servers that share one PostgreSQL database and one Redis
+     */
+    static SampleCluster sharingPostgres(int servers) {
+        return new SampleCluster(servers, true);
+    }
+
+    /**
+     * @return one server as a newcomer runs it: the embedded database, no test hooks
+     */
+    static SampleCluster singleServerWithDefaults() {
+        SampleCluster cluster = new SampleCluster(1, false);
+        cluster.testHooks = false;
+        return cluster;
+    }
+
+    /**
+     * @param enabled the servers' {@code sample.locking.enabled}
+     * @return this
+     */
+    SampleCluster lockingEnabled(boolean enabled) {
+        this.lockingEnabled = enabled;
+        return this;
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) throws IOException {
+        Path workDir = Files.createDirectories(Path.of(System.getProperty("it.work.dir", "target/it-servers"))
+                .resolve(context.getRequiredTestClass().getSimpleName() + "-" + System.currentTimeMillis()));
+        try {
+            redis = LocalRedisServer.start();
+            if (postgres) {
+                database = SampleDatabase.create();
+            }
+            // Both servers start at once: on two cores that is slower per server but faster in all.
+            List<CompletableFuture<LibertyServer>> starting = new ArrayList<>();
+            ExecutorService starters = Executors.newFixedThreadPool(serverCount);
+            for (int i = 1; i <= serverCount; i++) {
+                String name = "s" + i;
+                starting.add(CompletableFuture.supplyAsync(() -> LibertyServer.start(name, workDir, environment()), starters));
+            }
+            starters.shutdown();
+            List<RuntimeException> failures = new ArrayList<>();
+            for (CompletableFuture<LibertyServer> start : starting) {
+                try {
+                    servers.add(start.join());
+                } catch (CompletionException e) {
+                    failures.add(e.getCause() instanceof RuntimeException r ? r : e);
+                }
+            }
+            if (!failures.isEmpty()) {
+                failures.subList(1, failures.size()).forEach(failures.get(0)::addSuppressed);
+                throw failures.get(0);
+            }
+            locks = Locksmith.builder().redisUri(redis.uri()).keyPrefix(keyPrefix).leaseTime(LEASE).build();
+        } catch (RuntimeException e) {
+            cleanUp();
+            throw e;
+        }
+    }
+
+    private Map<String, String> environment() {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("LOCKSMITH_REDIS_URI", redis.uri());
+        env.put("LOCKSMITH_KEY_PREFIX", keyPrefix);
+        env.put("LOCKSMITH_LEASE_TIME", LEASE.toSeconds() + "s");
+        env.put("LOCKSMITH_WAIT_TIME", WAIT.toSeconds() + "s");
+        env.put("SAMPLE_MANAGER_WAIT_TIME", WAIT.toString());
+        env.put("SAMPLE_LOCKING_ENABLED", Boolean.toString(lockingEnabled));
+        env.put("SAMPLE_TEST_HOOKS_ENABLED", Boolean.toString(testHooks));
+        if (database != null) {
+            env.put("SAMPLE_DB", "postgresql");
+            env.put("SAMPLE_DB_HOST", SampleDatabase.HOST);
+            env.put("SAMPLE_DB_PORT", SampleDatabase.PORT);
+            env.put("SAMPLE_DB_NAME", database.name());
+            env.put("SAMPLE_DB_USER", SampleDatabase.USER);
+            env.put("SAMPLE_DB_PASSWORD", SampleDatabase.PASSWORD);
+        }
+        return env;
+    }
+
+    /**
+     * Brings back a server an earlier test killed, so that tests do not depend on their order.
+     */
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        servers.stream().filter(server -> !server.isAlive()).forEach(LibertyServer::restart);
+    }
+
+    @Override
+    public void testFailed(ExtensionContext context, Throwable cause) {
+        System.err.println("==== " + context.getDisplayName() + " failed; the servers' logs follow");
+        servers.forEach(server -> System.err.println(server.describe()));
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        cleanUp();
+    }
+
+    private void cleanUp() {
+        List<Runnable> steps = new ArrayList<>();
+        if (locks != null) {
+            steps.add(locks::close);
+        }
+        servers.forEach(server -> steps.add(server::stop));
+        if (database != null) {
+            steps.add(database::close);
+        }
+        if (redis != null) {
+            steps.add(redis::close);
+        }
+        // Every step runs even when an earlier one fails; the first failure is reported.
+        RuntimeException first = null;
+        for (Runnable step : steps) {
+            try {
+                step.run();
+            } catch (RuntimeException e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        servers.clear();
+        locks = null;
+        database = null;
+        redis = null;
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    SampleClient server(int index) {
+        return new SampleClient(servers.get(index));
+    }
+
+    LibertyServer process(int index) {
+        return servers.get(index);
+    }
+
+    List<SampleClient> clients() {
+        return servers.stream().map(SampleClient::new).toList();
+    }
+
+    LocalRedisServer redis() {
+        return redis;
+    }
+
+    Optional<SampleDatabase> database() {
+        return Optional.ofNullable(database);
+    }
+
+    SampleDatabase postgres() {
+        return database().orElseThrow(() -> new IllegalStateException("this cluster runs on the embedded database"));
+    }
+
+    /**
+     * @return the tests' own view of the servers' locks: same Redis, same key prefix
+     */
+    LockManager locks() {
+        return locks;
+    }
+
+    /**
+     * @return a SKU no other test uses
+     */
+    static String freshSku(String what) {
+        return what + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+}
