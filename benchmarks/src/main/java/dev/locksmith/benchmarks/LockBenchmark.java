@@ -1,6 +1,5 @@
 package dev.locksmith.benchmarks;
 
-import dev.locksmith.testing.LocalRedisServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,10 +9,10 @@ import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
- * Runs the whole benchmark: starts one {@code redis-server} on a free loopback port, measures
+ * Runs the whole benchmark: starts the {@link RedisServers} on free loopback ports, measures
  * every contender in every scenario (repetitions interleaved, so drift hits all alike), prints
  * the report and writes {@code BENCHMARKS.md} and {@code benchmarks.png} into the docs folder.
- * The redis-server and every worker JVM are stopped at the end, also on failure or Ctrl-C.
+ * The redis-servers and every worker JVM are stopped at the end, also on failure or Ctrl-C.
  *
  * <pre>
  * ./mvnw -B -q -pl benchmarks -am package -DskipTests &amp;&amp; java -jar benchmarks/target/locksmith-benchmarks.jar
@@ -41,12 +40,12 @@ public final class LockBenchmark {
         // A hook, not a finally: it also runs when the run is stopped with Ctrl-C.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteRecursively(work), "delete-benchmark-files"));
         Results results = new Results();
-        try (LocalRedisServer redis = LocalRedisServer.start()) {
-            MachineInfo machine = MachineInfo.collect(redis);
+        try (RedisServers redis = RedisServers.start()) {
+            MachineInfo machine = MachineInfo.collect(redis.single());
             ScenarioRunner runner = new ScenarioRunner(redis, options, work);
             for (int repetition = 1; repetition <= options.repetitions(); repetition++) {
                 for (Scenario scenario : Scenario.values()) {
-                    for (Contender contender : options.contenders()) {
+                    for (Contender contender : options.contenders(scenario)) {
                         Measurement measurement = runner.run(contender, scenario, repetition);
                         results.add(measurement);
                         System.err.printf(Locale.ROOT, "rep %d  %-38s %-16s %9s ops/s  %5.2f calls  cpu us/cycle: server %6.1f"
