@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.Locale;
 import java.util.stream.Stream;
@@ -11,7 +13,7 @@ import java.util.stream.Stream;
 /**
  * Runs the whole benchmark: starts the {@link RedisServers} on free loopback ports, measures
  * every contender in every scenario (repetitions interleaved, so drift hits all alike), prints
- * the report and writes {@code BENCHMARKS.md} and {@code benchmarks.png} into the docs folder.
+ * the report and writes {@code BENCHMARKS.md} and one chart per {@link Scenario.Group} into the docs folder.
  * The redis-servers and every worker JVM are stopped at the end, also on failure or Ctrl-C.
  *
  * <pre>
@@ -36,6 +38,7 @@ public final class LockBenchmark {
             System.exit(2);
             return;
         }
+        Instant started = Instant.now();
         Path work = Files.createTempDirectory("locksmith-bench-");
         // A hook, not a finally: it also runs when the run is stopped with Ctrl-C.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteRecursively(work), "delete-benchmark-files"));
@@ -56,13 +59,15 @@ public final class LockBenchmark {
                     }
                 }
             }
-            String report = new MarkdownReport(results, machine, options).render();
+            String report = new MarkdownReport(results, machine, options, Duration.between(started, Instant.now())).render();
             System.out.println(report);
             Files.createDirectories(options.docs());
             Files.writeString(options.docs().resolve("BENCHMARKS.md"), report, StandardCharsets.UTF_8);
-            new BarChart(results, options, machine).write(options.docs().resolve(MarkdownReport.CHART));
-            System.err.println("Wrote " + options.docs().resolve("BENCHMARKS.md") + " and "
-                    + options.docs().resolve(MarkdownReport.CHART));
+            System.err.println("Wrote " + options.docs().resolve("BENCHMARKS.md"));
+            for (Scenario.Group group : Scenario.Group.values()) {
+                new BarChart(results, options, machine, group).write(options.docs().resolve(group.chart()));
+                System.err.println("Wrote " + options.docs().resolve(group.chart()));
+            }
         }
         if (results.violations() > 0) {
             System.err.println(results.violations() + " mutual exclusion violations: a lock let two holders in.");
