@@ -10,6 +10,7 @@ import java.awt.geom.AffineTransform;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -17,19 +18,19 @@ import java.util.OptionalDouble;
 import javax.imageio.ImageIO;
 
 /**
- * Draws the run as a PNG with plain Java2D: one panel per scenario, each with its own y axis
- * (contended and uncontended throughput differ by orders of magnitude), one bar per contender
- * at its median, whiskers from the slowest to the fastest repetition, the value on top, and the
- * Locksmith ratios under each panel.
+ * Draws one {@link Scenario.Group} of the run as a PNG with plain Java2D: one panel per scenario,
+ * each with its own y axis (contended and uncontended throughput differ by orders of magnitude),
+ * one bar per contender at its median, whiskers from the slowest to the fastest repetition, the
+ * value on top, and the Locksmith ratios under each panel.
  */
 final class BarChart {
     private static final int WIDTH = 1320;
     private static final int HEIGHT = 640;
     private static final int TOP = 120;
-    private static final int BOTTOM = 110;
+    private static final int BOTTOM = 130;
     private static final int LEFT = 90;
     private static final int RIGHT = 30;
-    private static final int PANEL_GAP = 70;
+    private static final int PANEL_GAP = 60;
     private static final Map<Contender, Color> COLORS = Map.of(
             Contender.LOCKSMITH, new Color(0x2E7D32),
             Contender.REDISSON, new Color(0xC62828),
@@ -38,11 +39,19 @@ final class BarChart {
     private final Results results;
     private final BenchmarkOptions options;
     private final MachineInfo machine;
+    private final Scenario.Group group;
+    private final List<Scenario> scenarios;
+    private final List<Contender> contenders;
 
-    BarChart(Results results, BenchmarkOptions options, MachineInfo machine) {
+    BarChart(Results results, BenchmarkOptions options, MachineInfo machine, Scenario.Group group) {
         this.results = results;
         this.options = options;
         this.machine = machine;
+        this.group = group;
+        this.scenarios = Scenario.of(group);
+        this.contenders = options.contenders().stream()
+                .filter(contender -> scenarios.stream().anyMatch(contender::measures))
+                .toList();
     }
 
     /**
@@ -57,10 +66,9 @@ final class BarChart {
             g.setColor(Color.WHITE);
             g.fillRect(0, 0, WIDTH, HEIGHT);
             header(g);
-            Scenario[] scenarios = Scenario.values();
-            int panelWidth = (WIDTH - LEFT - RIGHT - PANEL_GAP * (scenarios.length - 1)) / scenarios.length;
-            for (int i = 0; i < scenarios.length; i++) {
-                panel(g, scenarios[i], LEFT + i * (panelWidth + PANEL_GAP), panelWidth);
+            int panelWidth = (WIDTH - LEFT - RIGHT - PANEL_GAP * (scenarios.size() - 1)) / scenarios.size();
+            for (int i = 0; i < scenarios.size(); i++) {
+                panel(g, scenarios.get(i), LEFT + i * (panelWidth + PANEL_GAP), panelWidth);
             }
             yAxisTitle(g);
         } finally {
@@ -74,14 +82,14 @@ final class BarChart {
     private void header(Graphics2D g) {
         g.setColor(Color.BLACK);
         g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 22));
-        g.drawString("Lock+unlock throughput on one local redis-server", LEFT, 36);
+        g.drawString(group.title(), LEFT, 36);
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
         g.setColor(Color.DARK_GRAY);
-        g.drawString("Bars: median of " + options.repetitions() + " repetition(s) of " + options.measure().toSeconds()
+        g.drawString("Bars: median of " + options.repetitions() + " repetition(s) of " + options.measure(group).toSeconds()
                 + " s; whiskers: slowest to fastest repetition. " + machine.processors() + " CPUs, redis-server "
                 + machine.redis() + ", " + machine.date() + ".", LEFT, 60);
         int x = LEFT;
-        for (Contender contender : options.contenders()) {
+        for (Contender contender : contenders) {
             g.setColor(COLORS.get(contender));
             g.fillRect(x, 78, 18, 18);
             g.setColor(Color.BLACK);
@@ -105,7 +113,7 @@ final class BarChart {
     private void panel(Graphics2D g, Scenario scenario, int x, int width) {
         int plotBottom = HEIGHT - BOTTOM;
         int plotHeight = plotBottom - TOP;
-        List<Contender> contenders = options.contenders();
+        List<Contender> contenders = this.contenders.stream().filter(c -> c.measures(scenario)).toList();
         double highest = contenders.stream()
                 .flatMap(c -> results.of(c, scenario).stream())
                 .mapToDouble(Measurement::opsPerSecond).max().orElse(1);
@@ -145,20 +153,62 @@ final class BarChart {
             g.drawString(value, barX + (barWidth - g.getFontMetrics().stringWidth(value)) / 2, Math.min(barTop, whiskerTop) - 6);
         }
 
+        // Text may use the gap between panels, but not its neighbour's half of it.
+        int textWidth = width + PANEL_GAP - 10;
+        int textX = x - (PANEL_GAP - 10) / 2;
         g.setColor(Color.BLACK);
         g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 15));
-        centered(g, scenario.label(), x, width, plotBottom + 26);
+        int line = plotBottom + 26;
+        for (String text : wrap(g, scenario.label(), textWidth)) {
+            centered(g, text, textX, textWidth, line);
+            line += 19;
+        }
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
-        int line = plotBottom + 50;
-        for (Contender baseline : List.of(Contender.RAW, Contender.REDISSON)) {
-            OptionalDouble ratio = Target.ratio(results, scenario, baseline);
+        line += 6;
+        for (Target target : Target.of(scenario)) {
+            OptionalDouble ratio = target.ratio(results);
             if (ratio.isPresent()) {
-                String text = String.format(Locale.ROOT, "Locksmith / %s = %.2f%s", shortName(baseline),
-                        ratio.getAsDouble(), target(scenario, baseline));
-                centered(g, text, x, width, line);
-                line += 20;
+                String text = String.format(Locale.ROOT, "Locksmith / %s = %.2f%s", shortName(target.baseline()),
+                        ratio.getAsDouble(), suffix(target));
+                for (String part : wrap(g, text, textWidth)) {
+                    centered(g, part, textX, textWidth, line);
+                    line += 18;
+                }
+                line += 2;
             }
         }
+    }
+
+    /**
+     * @return {@code text} in lines no wider than {@code width} where it can be, broken after a
+     *         comma if that is enough, else at spaces
+     */
+    private static List<String> wrap(Graphics2D g, String text, int width) {
+        FontMetrics metrics = g.getFontMetrics();
+        List<String> lines = new ArrayList<>();
+        String line = "";
+        for (String part : text.split("(?<=,) ")) {
+            String longer = line.isEmpty() ? part : line + " " + part;
+            if (metrics.stringWidth(longer) <= width) {
+                line = longer;
+                continue;
+            }
+            if (!line.isEmpty()) {
+                lines.add(line);
+            }
+            line = "";
+            for (String word : part.split(" ")) {
+                String withWord = line.isEmpty() ? word : line + " " + word;
+                if (!line.isEmpty() && metrics.stringWidth(withWord) > width) {
+                    lines.add(line);
+                    line = word;
+                } else {
+                    line = withWord;
+                }
+            }
+        }
+        lines.add(line);
+        return lines;
     }
 
     private int whisker(Graphics2D g, Scenario scenario, Contender contender, int centre, int plotBottom,
@@ -177,12 +227,11 @@ final class BarChart {
         return yHigh;
     }
 
-    private static String target(Scenario scenario, Contender baseline) {
-        return Target.ALL.stream()
-                .filter(t -> t.scenario() == scenario && t.baseline() == baseline)
-                .findFirst()
-                .map(t -> String.format(Locale.ROOT, " (target %.1f)", t.atLeast()))
-                .orElse(" (polling, no target)");
+    private static String suffix(Target target) {
+        if (target.atLeast().isPresent()) {
+            return String.format(Locale.ROOT, " (target %.1f)", target.atLeast().getAsDouble());
+        }
+        return target.note().isEmpty() ? "" : " (" + target.note() + ", no target)";
     }
 
     private static String shortName(Contender contender) {

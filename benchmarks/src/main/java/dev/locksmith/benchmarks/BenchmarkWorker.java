@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -21,7 +22,8 @@ public final class BenchmarkWorker {
     }
 
     /**
-     * @param args contender, scenario (enum names), lock name prefix, JVM index, occupancy file, Redis URI
+     * @param args contender, scenario (enum names), lock name prefix, JVM index, occupancy file, and the
+     *             scenario's Redis URIs, comma-separated
      */
     public static void main(String[] args) {
         try {
@@ -30,9 +32,9 @@ public final class BenchmarkWorker {
             String run = args[2];
             int jvm = Integer.parseInt(args[3]);
             Path occupancy = Path.of(args[4]);
-            String redisUri = args[5];
+            List<String> redisUris = List.of(args[5].split(","));
             try (OccupancyProbe probe = OccupancyProbe.map(occupancy, scenario.lockCount());
-                 LockClient client = contender.connect(redisUri)) {
+                 LockClient client = contender.connect(scenario.servers(), redisUris)) {
                 System.out.println(READY);
                 BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
                 String go = in.readLine();

@@ -2,6 +2,7 @@ package dev.locksmith.benchmarks;
 
 import dev.locksmith.testing.RedisNode;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -9,7 +10,8 @@ import java.util.TreeMap;
 /**
  * What Redis itself executed while the cycles were counted, from {@code INFO commandstats}:
  * calls and server microseconds per command. Redis counts the commands a script runs as well as
- * the script call, so one EVALSHA of a three-command script shows as four calls.
+ * the script call, so one EVALSHA of a three-command script shows as four calls. A scenario on
+ * several servers (RedLock) gets the sum over all of them.
  *
  * @param calls     calls per command name ({@code evalsha}, {@code hset}, ...)
  * @param micros    microseconds Redis spent executing each command name
@@ -28,23 +30,35 @@ record CommandStats(Map<String, Long> calls, Map<String, Long> micros, long cpuM
     }
 
     /**
-     * Zeroes the server's command counters.
+     * Zeroes the command counters of every server.
      *
-     * @return the server's CPU microseconds so far, for {@link #read}
+     * @return each server's CPU microseconds so far, for {@link #read}
      */
-    static long reset(RedisNode redis) {
-        redis.command("CONFIG", "RESETSTAT");
-        return cpuMicros(redis);
+    static long[] reset(List<RedisNode> servers) {
+        long[] cpu = new long[servers.size()];
+        for (int i = 0; i < cpu.length; i++) {
+            servers.get(i).command("CONFIG", "RESETSTAT");
+            cpu[i] = cpuMicros(servers.get(i));
+        }
+        return cpu;
     }
 
     /**
-     * @param cpuAtReset what {@link #reset} returned
-     * @return the counters since that reset
+     * @param cpuAtReset what {@link #reset} returned for the same servers
+     * @return the counters since that reset, summed over the servers
      */
-    static CommandStats read(RedisNode redis, long cpuAtReset) {
-        long cpu = cpuMicros(redis) - cpuAtReset;
+    static CommandStats read(List<RedisNode> servers, long[] cpuAtReset) {
+        long cpu = 0;
         Map<String, Long> calls = new TreeMap<>();
         Map<String, Long> micros = new TreeMap<>();
+        for (int i = 0; i < cpuAtReset.length; i++) {
+            cpu += cpuMicros(servers.get(i)) - cpuAtReset[i];
+            readInto(servers.get(i), calls, micros);
+        }
+        return new CommandStats(calls, micros, cpu);
+    }
+
+    private static void readInto(RedisNode redis, Map<String, Long> calls, Map<String, Long> micros) {
         for (String line : redis.command("INFO", "commandstats").split("\r?\n")) {
             if (!line.startsWith(PREFIX)) {
                 continue;
@@ -56,13 +70,12 @@ record CommandStats(Map<String, Long> calls, Map<String, Long> micros, long cpuM
             for (String field : line.substring(line.indexOf(':') + 1).split(",")) {
                 String[] pair = field.split("=");
                 if (pair[0].equals("calls")) {
-                    calls.put(name, Long.parseLong(pair[1]));
+                    calls.merge(name, Long.parseLong(pair[1]), Long::sum);
                 } else if (pair[0].equals("usec")) {
-                    micros.put(name, Long.parseLong(pair[1]));
+                    micros.merge(name, Long.parseLong(pair[1]), Long::sum);
                 }
             }
         }
-        return new CommandStats(calls, micros, cpu);
     }
 
     private static long cpuMicros(RedisNode redis) {

@@ -1,19 +1,20 @@
 package dev.locksmith.benchmarks;
 
-import java.util.function.Function;
+import java.util.List;
+import java.util.function.BiFunction;
 
 /**
  * The lock implementations the benchmark compares, each connected the way its users would.
  */
 enum Contender {
     LOCKSMITH("Locksmith", LocksmithClient::new),
-    REDISSON("Redisson " + ArtifactVersions.of("org.redisson", "redisson"), RedissonLockClient::new),
-    RAW("Raw: 2 EVALSHA", RawScriptClient::new);
+    REDISSON("Redisson " + ArtifactVersions.of("org.redisson", "redisson"), RedissonLockClient::connect),
+    RAW("Raw: 2 EVALSHA", (servers, uris) -> new RawScriptClient(uris.get(0)));
 
     private final String label;
-    private final Function<String, LockClient> connector;
+    private final BiFunction<Scenario.Servers, List<String>, LockClient> connector;
 
-    Contender(String label, Function<String, LockClient> connector) {
+    Contender(String label, BiFunction<Scenario.Servers, List<String>, LockClient> connector) {
         this.label = label;
         this.connector = connector;
     }
@@ -26,10 +27,19 @@ enum Contender {
     }
 
     /**
-     * @param redisUri {@code redis://127.0.0.1:port}
+     * @return true if this contender has something to measure in {@code scenario}: the raw limit
+     *         is a plain lock on one server, so it sits out the other kinds and RedLock
+     */
+    boolean measures(Scenario scenario) {
+        return this != RAW || scenario.group() == Scenario.Group.REENTRANT;
+    }
+
+    /**
+     * @param servers   what the URIs are
+     * @param redisUris {@code redis://127.0.0.1:port}, one per server
      * @return a connected client; the caller closes it
      */
-    LockClient connect(String redisUri) {
-        return connector.apply(redisUri);
+    LockClient connect(Scenario.Servers servers, List<String> redisUris) {
+        return connector.apply(servers, redisUris);
     }
 }

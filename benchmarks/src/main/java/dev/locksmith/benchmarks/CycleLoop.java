@@ -8,7 +8,8 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The threads of one worker JVM, each locking and unlocking its lock as fast as it can from the
  * window's start to its end. A cycle counts when it completes inside the measured part of the
- * window. The critical section is empty except for the {@link OccupancyProbe}.
+ * window. The critical section is empty except for the {@link OccupancyProbe}, which counts a
+ * second holder inside an exclusive lock as a violation (a shared lock may have many).
  */
 final class CycleLoop {
     private static final long STRAGGLER_GRACE_MILLIS = TimeUnit.SECONDS.toMillis(60);
@@ -55,7 +56,7 @@ final class CycleLoop {
         for (int t = 0; t < threads; t++) {
             int thread = t;
             int lockIndex = scenario.lockIndex(jvm, thread);
-            CycleLock lock = client.lockFor(scenario.lockName(run, lockIndex));
+            CycleLock lock = client.lockFor(scenario.kind(), scenario.lockName(run, lockIndex));
             Thread worker = new Thread(() -> {
                 try {
                     Outcome outcome = cycle(lock, lockIndex, window);
@@ -88,16 +89,17 @@ final class CycleLoop {
     }
 
     private Outcome cycle(CycleLock lock, int lockIndex, Window window) throws InterruptedException {
+        long allowedInside = scenario.kind().exclusive() ? 1 : Long.MAX_VALUE;
         long counted = 0;
         long violations = 0;
         Window.sleepUntil(window.startAt());
         while (true) {
             lock.lock();
             try {
-                if (!probe.enter(lockIndex)) {
+                if (probe.enter(lockIndex) > allowedInside) {
                     violations++;
                 }
-                if (!probe.leave(lockIndex)) {
+                if (probe.leave(lockIndex) > allowedInside) {
                     violations++;
                 }
             } finally {

@@ -1,19 +1,20 @@
 package dev.locksmith.benchmarks;
 
-import dev.locksmith.testing.LocalRedisServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
- * Runs the whole benchmark: starts one {@code redis-server} on a free loopback port, measures
+ * Runs the whole benchmark: starts the {@link RedisServers} on free loopback ports, measures
  * every contender in every scenario (repetitions interleaved, so drift hits all alike), prints
- * the report and writes {@code BENCHMARKS.md} and {@code benchmarks.png} into the docs folder.
- * The redis-server and every worker JVM are stopped at the end, also on failure or Ctrl-C.
+ * the report and writes {@code BENCHMARKS.md} and one chart per {@link Scenario.Group} into the docs folder.
+ * The redis-servers and every worker JVM are stopped at the end, also on failure or Ctrl-C.
  *
  * <pre>
  * ./mvnw -B -q -pl benchmarks -am package -DskipTests &amp;&amp; java -jar benchmarks/target/locksmith-benchmarks.jar
@@ -37,16 +38,17 @@ public final class LockBenchmark {
             System.exit(2);
             return;
         }
+        Instant started = Instant.now();
         Path work = Files.createTempDirectory("locksmith-bench-");
         // A hook, not a finally: it also runs when the run is stopped with Ctrl-C.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteRecursively(work), "delete-benchmark-files"));
         Results results = new Results();
-        try (LocalRedisServer redis = LocalRedisServer.start()) {
-            MachineInfo machine = MachineInfo.collect(redis);
+        try (RedisServers redis = RedisServers.start()) {
+            MachineInfo machine = MachineInfo.collect(redis.single());
             ScenarioRunner runner = new ScenarioRunner(redis, options, work);
             for (int repetition = 1; repetition <= options.repetitions(); repetition++) {
                 for (Scenario scenario : Scenario.values()) {
-                    for (Contender contender : options.contenders()) {
+                    for (Contender contender : options.contenders(scenario)) {
                         Measurement measurement = runner.run(contender, scenario, repetition);
                         results.add(measurement);
                         System.err.printf(Locale.ROOT, "rep %d  %-38s %-16s %9s ops/s  %5.2f calls  cpu us/cycle: server %6.1f"
@@ -57,13 +59,15 @@ public final class LockBenchmark {
                     }
                 }
             }
-            String report = new MarkdownReport(results, machine, options).render();
+            String report = new MarkdownReport(results, machine, options, Duration.between(started, Instant.now())).render();
             System.out.println(report);
             Files.createDirectories(options.docs());
             Files.writeString(options.docs().resolve("BENCHMARKS.md"), report, StandardCharsets.UTF_8);
-            new BarChart(results, options, machine).write(options.docs().resolve(MarkdownReport.CHART));
-            System.err.println("Wrote " + options.docs().resolve("BENCHMARKS.md") + " and "
-                    + options.docs().resolve(MarkdownReport.CHART));
+            System.err.println("Wrote " + options.docs().resolve("BENCHMARKS.md"));
+            for (Scenario.Group group : Scenario.Group.values()) {
+                new BarChart(results, options, machine, group).write(options.docs().resolve(group.chart()));
+                System.err.println("Wrote " + options.docs().resolve(group.chart()));
+            }
         }
         if (results.violations() > 0) {
             System.err.println(results.violations() + " mutual exclusion violations: a lock let two holders in.");

@@ -1,21 +1,37 @@
 package dev.locksmith.benchmarks;
 
+import dev.locksmith.DistributedLock;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
+import dev.locksmith.RedisMode;
+import java.util.List;
 
 /**
- * Locksmith as a user builds it, with every default (watchdog lease, one multiplexed connection).
+ * Locksmith as a user builds it, with every default (watchdog lease, one multiplexed connection
+ * per server): standalone on one server, or {@link RedisMode#REDLOCK} over independent masters.
  */
 final class LocksmithClient implements LockClient {
     private final LockManager locks;
 
-    LocksmithClient(String redisUri) {
-        this.locks = Locksmith.builder().redisUri(redisUri).build();
+    LocksmithClient(Scenario.Servers servers, List<String> redisUris) {
+        Locksmith.Builder builder = Locksmith.builder().redisUri(String.join(",", redisUris));
+        if (servers == Scenario.Servers.REDLOCK_MASTERS) {
+            builder.mode(RedisMode.REDLOCK);
+        }
+        this.locks = builder.build();
     }
 
     @Override
-    public CycleLock lockFor(String name) {
-        return CycleLock.of(locks.getLock(name));
+    public CycleLock lockFor(Scenario.Kind kind, String name) {
+        DistributedLock lock = switch (kind) {
+            case REENTRANT -> locks.getLock(name);
+            case FAIR -> locks.getFairLock(name);
+            case READ -> locks.getReadWriteLock(name).readLock();
+            case WRITE -> locks.getReadWriteLock(name).writeLock();
+            case MULTI_3 -> locks.getMultiLock(Scenario.Kind.memberNames(name).stream()
+                    .map(locks::getLock).toArray(DistributedLock[]::new));
+        };
+        return CycleLock.of(lock);
     }
 
     @Override

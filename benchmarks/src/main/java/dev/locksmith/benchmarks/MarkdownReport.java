@@ -1,5 +1,6 @@
 package dev.locksmith.benchmarks;
 
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -9,21 +10,23 @@ import java.util.stream.Collectors;
 
 /**
  * Renders a run as {@code docs/BENCHMARKS.md}: how it was produced, the throughput table, the
- * ratios against the issue's targets with an honest verdict, the mutual exclusion check, and
- * what Redis executed per cycle.
+ * Locksmith ratios of every scenario (against the issue's targets, with an honest verdict, where
+ * it set one), the mutual exclusion check, and what Redis executed per cycle.
  */
 final class MarkdownReport {
-    /** The chart's file name, next to the report. */
-    static final String CHART = "benchmarks.png";
-
     private final Results results;
     private final MachineInfo machine;
     private final BenchmarkOptions options;
+    private final Duration took;
 
-    MarkdownReport(Results results, MachineInfo machine, BenchmarkOptions options) {
+    /**
+     * @param took how long the whole run took, for whoever plans the next one
+     */
+    MarkdownReport(Results results, MachineInfo machine, BenchmarkOptions options, Duration took) {
         this.results = results;
         this.machine = machine;
         this.options = options;
+        this.took = took;
     }
 
     /**
@@ -33,35 +36,38 @@ final class MarkdownReport {
         StringBuilder md = new StringBuilder();
         md.append("# Benchmarks\n\n");
         md.append("Lock+unlock throughput of Locksmith, Redisson and the raw limit (two EVALSHA round trips per\n")
-                .append("cycle on one Lettuce connection), all against the same local `redis-server` in one run.\n")
-                .append("Every measurement runs in fresh worker JVMs: ").append(seconds(options.warmup()))
-                .append(" warm-up, then ").append(seconds(options.measure())).append(" counted; each contender ran each scenario ")
-                .append(options.repetitions()).append(" times, interleaved. The critical section is empty.\n\n");
+                .append("cycle on one Lettuce connection), all against the same local `redis-server`s in one run; the raw\n")
+                .append("limit is measured for the plain reentrant lock only. Every measurement runs in fresh worker JVMs:\n")
+                .append(window(Scenario.Group.REENTRANT)).append(" for the reentrant lock; ").append(window(Scenario.Group.KINDS))
+                .append(" for the other kinds and RedLock (shorter, so the whole run stays near 8 minutes on 2 CPUs).\n")
+                .append("Each contender ran each scenario ").append(times(options.repetitions()))
+                .append(", interleaved. The critical section is empty. The whole run took ").append(minutes(took))
+                .append(".\n\n");
         md.append("Produced on ").append(machine.date()).append(" by:\n\n```\n").append(options.command()).append("\n```\n\n");
         md.append("Machine: ").append(machine.processors()).append(" CPUs (").append(machine.cpu()).append("), ")
                 .append(machine.os()).append("; ").append(machine.java()).append("; redis-server ").append(machine.redis())
-                .append("; ").append(machine.libraries()).append(". The worker JVMs and redis-server share these CPUs.\n")
+                .append("; ").append(machine.libraries()).append(". The worker JVMs and redis-servers share these CPUs.\n")
                 .append("Load average (1 / 5 / 15 min) at the start: ").append(machine.loadAtStart()).append("; at the end: ")
                 .append(MachineInfo.loadAverage()).append(". A load above the CPU count means other processes competed\n")
                 .append("for the CPUs during the run: the absolute numbers are then low and noisy, the interleaved ratios less so.\n\n");
-        md.append("![Throughput per scenario](").append(CHART).append(")\n\n");
+        for (Scenario.Group group : Scenario.Group.values()) {
+            md.append("![").append(group.title()).append("](").append(group.chart()).append(")\n\n");
+        }
         throughput(md);
-        targets(md);
+        ratios(md);
         exclusion(md);
         commands(md);
-        md.append("## What each scenario does\n\n")
-                .append("- **Uncontended, 1 thread**: one thread, its own lock name; the latency of an acquire+release.\n")
-                .append("- **Uncontended, 8 threads**: eight threads in one JVM, each its own lock name; how well a client\n")
-                .append("  shares its connection(s).\n")
-                .append("- **Contended**: two worker JVMs of eight threads each, all on one lock name. Locksmith and\n")
-                .append("  Redisson wait for a release through pub/sub; the raw client retries its acquire script at once\n")
-                .append("  (a polling lock), so its contended number is a reference, not a limit.\n");
+        md.append("## What each scenario does\n\n");
+        for (Scenario scenario : Scenario.values()) {
+            md.append("- **").append(scenario.label()).append("**: ").append(scenario.description()).append('\n');
+        }
         return md.toString();
     }
 
     private void throughput(StringBuilder md) {
         md.append("## Throughput (lock+unlock cycles per second)\n\n");
-        md.append("Median of the repetitions in bold, each repetition in parentheses.\n\n");
+        md.append("Median of the repetitions in bold, each repetition in parentheses; -- where a contender has\n")
+                .append("nothing to measure.\n\n");
         md.append("| Scenario |");
         options.contenders().forEach(c -> md.append(' ').append(c.label()).append(" |"));
         md.append("\n|---|");
@@ -73,45 +79,56 @@ final class MarkdownReport {
                 OptionalDouble median = results.medianOps(contender, scenario);
                 String each = results.of(contender, scenario).stream()
                         .map(m -> ops(m.opsPerSecond())).collect(Collectors.joining(" / "));
-                md.append(median.isPresent() ? " **" + ops(median.getAsDouble()) + "** (" + each + ")" : " n/a").append(" |");
+                String cell = !contender.measures(scenario) ? "--"
+                        : median.isPresent() ? "**" + ops(median.getAsDouble()) + "** (" + each + ")" : "n/a";
+                md.append(' ').append(cell).append(" |");
             }
             md.append('\n');
         }
         md.append('\n');
     }
 
-    private void targets(StringBuilder md) {
+    private void ratios(StringBuilder md) {
         md.append("## Ratios and targets\n\n");
         md.append("Targets from the benchmark issue: uncontended, Locksmith >= 0.9 x the raw limit and >= Redisson;\n")
-                .append("contended, Locksmith >= 1.5 x Redisson. Ratios are of the medians.\n\n");
+                .append("contended, Locksmith >= 1.5 x Redisson. The other kinds and RedLock have no target: their ratio\n")
+                .append("is set beside Redisson's equivalent for comparison. Ratios are of the medians.\n\n");
         md.append("| Scenario | Ratio | Measured | Target | Verdict |\n|---|---|---:|---:|---|\n");
-        for (Target target : Target.ALL) {
-            OptionalDouble ratio = target.ratio(results);
-            md.append("| ").append(target.scenario().label()).append(" | Locksmith / ").append(target.baseline().label())
-                    .append(" | ").append(ratio.isPresent() ? ratio(ratio.getAsDouble()) : "n/a")
-                    .append(" | >= ").append(ratio(target.atLeast())).append(" | ").append(target.verdict(results)).append(" |\n");
-        }
-        OptionalDouble contendedVsRaw = Target.ratio(results, Scenario.CONTENDED, Contender.RAW);
-        if (contendedVsRaw.isPresent()) {
-            md.append("| ").append(Scenario.CONTENDED.label()).append(" | Locksmith / ").append(Contender.RAW.label())
-                    .append(" (polling) | ").append(ratio(contendedVsRaw.getAsDouble())).append(" | none | for reference |\n");
+        for (Scenario scenario : Scenario.values()) {
+            for (Target target : Target.of(scenario)) {
+                OptionalDouble ratio = target.ratio(results);
+                md.append("| ").append(scenario.label()).append(" | Locksmith / ").append(target.baseline().label())
+                        .append(target.note().isEmpty() ? "" : " (" + target.note() + ")")
+                        .append(" | ").append(ratio.isPresent() ? ratio(ratio.getAsDouble()) : "n/a")
+                        .append(" | ").append(target.atLeast().isPresent() ? ">= " + ratio(target.atLeast().getAsDouble()) : "none")
+                        .append(" | ").append(target.verdict(results)).append(" |\n");
+            }
         }
         md.append('\n');
     }
 
     private void exclusion(StringBuilder md) {
+        long exclusiveCycles = results.all().stream().filter(m -> m.scenario().kind().exclusive())
+                .mapToLong(Measurement::cycles).sum();
         md.append("## Mutual exclusion\n\n");
         md.append("Every cycle entered an occupancy counter that all worker JVMs of a measurement share through a\n")
-                .append("memory-mapped file; finding another holder inside counts as a violation. Violations: **")
-                .append(results.violations()).append("** in ").append(String.format(Locale.ROOT, "%,d", results.cycles()))
-                .append(" counted cycles").append(results.violations() == 0 ? "." : " -- THESE NUMBERS ARE OF A BROKEN LOCK.")
-                .append("\n\nShare of the contended cycles taken by each worker JVM, per repetition:\n\n");
-        for (Contender contender : options.contenders()) {
-            String shares = results.of(contender, Scenario.CONTENDED).stream()
-                    .map(MarkdownReport::shares).collect(Collectors.joining("; "));
-            md.append("- ").append(contender.label()).append(": ").append(shares.isEmpty() ? "n/a" : shares).append('\n');
+                .append("memory-mapped file; finding another holder inside an exclusive lock counts as a violation (the\n")
+                .append("read lock is shared, so its cycles are not checked). Violations: **")
+                .append(results.violations()).append("** in ").append(String.format(Locale.ROOT, "%,d", exclusiveCycles))
+                .append(" counted cycles of exclusive locks")
+                .append(results.violations() == 0 ? "." : " -- THESE NUMBERS ARE OF A BROKEN LOCK.").append("\n\n");
+        for (Scenario scenario : Scenario.values()) {
+            if (scenario.jvms() < 2) {
+                continue;
+            }
+            md.append("Share of the cycles of *").append(scenario.label()).append("* taken by each worker JVM, per repetition:\n\n");
+            for (Contender contender : options.contenders(scenario)) {
+                String shares = results.of(contender, scenario).stream()
+                        .map(MarkdownReport::shares).collect(Collectors.joining("; "));
+                md.append("- ").append(contender.label()).append(": ").append(shares.isEmpty() ? "n/a" : shares).append('\n');
+            }
+            md.append('\n');
         }
-        md.append('\n');
     }
 
     private void commands(StringBuilder md) {
@@ -121,13 +138,14 @@ final class MarkdownReport {
                 .append("client round trips are the `evalsha`/`eval` calls plus any command not run by a script.\n")
                 .append("*Script us* is the time Redis spent inside `evalsha`/`eval` (their commands included).\n")
                 .append("*Server CPU* is the whole redis-server process (`INFO cpu`, network I/O included);\n")
-                .append("*client CPU* is all threads of the worker JVM(s). With ").append(machine.processors())
+                .append("*client CPU* is all threads of the worker JVM(s). RedLock sums calls and server CPU over its three\n")
+                .append("masters. With ").append(machine.processors())
                 .append(" CPUs shared by both, a CPU-bound scenario cannot exceed\n")
                 .append(machine.processors()).append(" s / (server + client CPU per cycle).\n\n");
         md.append("| Scenario | Contender | Calls | Script us | Server CPU us | Client CPU us | Calls by command |\n")
                 .append("|---|---|---:|---:|---:|---:|---|\n");
         for (Scenario scenario : Scenario.values()) {
-            for (Contender contender : options.contenders()) {
+            for (Contender contender : options.contenders(scenario)) {
                 List<Measurement> repetitions = results.of(contender, scenario);
                 if (repetitions.isEmpty()) {
                     continue;
@@ -163,8 +181,12 @@ final class MarkdownReport {
         return count == 1 ? "once" : count == 2 ? "twice" : count + " times";
     }
 
-    private static String seconds(java.time.Duration duration) {
-        return duration.toSeconds() + " s";
+    private String window(Scenario.Group group) {
+        return options.warmup(group).toSeconds() + " s warm-up, then " + options.measure(group).toSeconds() + " s counted";
+    }
+
+    private static String minutes(Duration duration) {
+        return duration.toMinutes() + " min " + duration.toSecondsPart() + " s";
     }
 
     static String ops(double opsPerSecond) {

@@ -12,9 +12,10 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * Counts, per lock, the threads inside its critical section, in a memory-mapped file that every
- * worker JVM maps: a thread that enters and finds someone already there, in this JVM or another,
- * has caught the lock letting two holders in. A benchmark of a broken lock is worthless, so every
- * cycle passes through here.
+ * worker JVM maps. For an exclusive lock, a thread that enters and finds someone already there,
+ * in this JVM or another, has caught the lock letting two holders in: a benchmark of a broken
+ * lock is worthless, so every cycle passes through here (a shared lock's too, so all cycles cost
+ * the same).
  */
 final class OccupancyProbe implements AutoCloseable {
     private static final VarHandle SLOT = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
@@ -45,19 +46,21 @@ final class OccupancyProbe implements AutoCloseable {
     /**
      * Call right after acquiring lock {@code lock}.
      *
-     * @return true if the caller is alone in the critical section, false on a mutual exclusion violation
+     * @return the holders inside now, the caller included: more than 1 for an exclusive lock is a
+     *         mutual exclusion violation
      */
-    boolean enter(int lock) {
-        return (long) SLOT.getAndAdd(slots, lock * Long.BYTES, 1L) == 0L;
+    long enter(int lock) {
+        return (long) SLOT.getAndAdd(slots, lock * Long.BYTES, 1L) + 1;
     }
 
     /**
      * Call right before releasing lock {@code lock}.
      *
-     * @return true if the caller was alone in the critical section, false on a mutual exclusion violation
+     * @return the holders that were inside, the caller included: more than 1 for an exclusive lock
+     *         is a mutual exclusion violation
      */
-    boolean leave(int lock) {
-        return (long) SLOT.getAndAdd(slots, lock * Long.BYTES, -1L) == 1L;
+    long leave(int lock) {
+        return (long) SLOT.getAndAdd(slots, lock * Long.BYTES, -1L);
     }
 
     @Override

@@ -35,7 +35,10 @@ final class RawScriptClient implements LockClient {
     }
 
     @Override
-    public CycleLock lockFor(String name) {
+    public CycleLock lockFor(Scenario.Kind kind, String name) {
+        if (kind != Scenario.Kind.REENTRANT) {
+            throw new UnsupportedOperationException("The raw limit is a plain exclusive lock, not " + kind);
+        }
         String[] keys = {"bench-raw:" + name};
         return new CycleLock() {
             @Override

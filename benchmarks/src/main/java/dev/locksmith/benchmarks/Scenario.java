@@ -1,28 +1,170 @@
 package dev.locksmith.benchmarks;
 
+import java.util.Arrays;
+import java.util.List;
+
 /**
- * What is measured: how many worker JVMs, how many threads in each, and whether they all take
- * one lock name or each thread its own.
+ * What is measured: which kind of lock, on which servers, how many worker JVMs, how many threads
+ * in each, and whether they all take one lock name or each thread its own.
  */
 enum Scenario {
-    UNCONTENDED_1("Uncontended, 1 thread", 1, 1, false),
-    UNCONTENDED_8("Uncontended, 8 threads", 1, 8, false),
-    CONTENDED("Contended, 8 threads x 2 JVMs, 1 lock", 2, 8, true);
+    UNCONTENDED_1(Group.REENTRANT, Kind.REENTRANT, Servers.ONE, "Uncontended, 1 thread", 1, 1, false,
+            "one thread, its own lock name; the latency of an acquire+release."),
+    UNCONTENDED_8(Group.REENTRANT, Kind.REENTRANT, Servers.ONE, "Uncontended, 8 threads", 1, 8, false,
+            "eight threads in one JVM, each its own lock name; how well a client shares its connection(s)."),
+    CONTENDED(Group.REENTRANT, Kind.REENTRANT, Servers.ONE, "Contended, 8 threads x 2 JVMs, 1 lock", 2, 8, true,
+            "two worker JVMs of eight threads each, all on one lock name. Locksmith and Redisson wait for a"
+                    + " release through pub/sub; the raw client retries its acquire script at once (a polling lock),"
+                    + " so its contended number is a reference, not a limit."),
+    FAIR(Group.KINDS, Kind.FAIR, Servers.ONE, "Fair, 4 threads x 2 JVMs, 1 lock", 2, 4, true,
+            "the fair lock (Locksmith `getFairLock`, Redisson `getFairLock`), two worker JVMs of four threads"
+                    + " each on one name: every release hands the lock to the longest waiter, across JVMs, which is"
+                    + " what fairness costs. Two JVMs, because within one JVM Locksmith queues waiters locally and"
+                    + " the Redis queue would hardly be used."),
+    READ(Group.KINDS, Kind.READ, Servers.ONE, "Read lock, 8 threads, 1 name", 1, 8, true,
+            "the read side of one read/write lock (`getReadWriteLock(name).readLock()` in both), eight threads"
+                    + " of one JVM on the same name and no writer: readers share, so they should not wait for each"
+                    + " other. Shared, so the occupancy probe counts no violations here."),
+    WRITE(Group.KINDS, Kind.WRITE, Servers.ONE, "Write lock, 1 thread", 1, 1, false,
+            "the write side of a read/write lock, one thread, its own name: what the read/write bookkeeping"
+                    + " adds to an uncontended exclusive lock (compare with *Uncontended, 1 thread*)."),
+    MULTI(Group.KINDS, Kind.MULTI_3, Servers.ONE, "Multi-lock of 3, 1 thread", 1, 1, false,
+            "one thread taking a multi-lock over three reentrant locks of distinct names (Locksmith"
+                    + " `getMultiLock(a, b, c)`, Redisson `getMultiLock(a, b, c)`, a `RedissonMultiLock`). Redisson's"
+                    + " other `getMultiLock(group, values)` locks values inside one key in one script; it is not a lock"
+                    + " over independent names, so it is not measured."),
+    REDLOCK(Group.KINDS, Kind.REENTRANT, Servers.REDLOCK_MASTERS, "RedLock over 3 masters, 1 thread", 1, 1, false,
+            "one thread, its own name, on three independent redis-servers of the same machine (not the one"
+                    + " above): Locksmith in `RedisMode.REDLOCK`, Redisson with a `RedissonRedLock` over the `RLock`s"
+                    + " of three clients, one per master. Redisson deprecates `RedissonRedLock` in favour of `RLock`"
+                    + " and `RFencedLock` on one deployment whose replicas acknowledge each lock; that is not the"
+                    + " RedLock algorithm, so the deprecated class is the only like-for-like. Calls and server CPU"
+                    + " under *Where the time goes* are summed over the three masters.");
 
+    private final Group group;
+    private final Kind kind;
+    private final Servers servers;
     private final String label;
     private final int jvms;
     private final int threadsPerJvm;
     private final boolean oneLock;
+    private final String description;
 
-    Scenario(String label, int jvms, int threadsPerJvm, boolean oneLock) {
+    Scenario(Group group, Kind kind, Servers servers, String label, int jvms, int threadsPerJvm, boolean oneLock,
+             String description) {
+        this.group = group;
+        this.kind = kind;
+        this.servers = servers;
         this.label = label;
         this.jvms = jvms;
         this.threadsPerJvm = threadsPerJvm;
         this.oneLock = oneLock;
+        this.description = description;
+    }
+
+    /**
+     * Which part of the run a scenario belongs to: its window length and its chart.
+     */
+    enum Group {
+        /** The plain reentrant lock on one server, against Redisson and the raw limit. */
+        REENTRANT("benchmarks.png", "Reentrant lock+unlock throughput on one local redis-server"),
+        /** The other lock kinds and RedLock mode, against Redisson's equivalents. */
+        KINDS("benchmarks-kinds.png", "Fair, read, write, multi-lock and RedLock: lock+unlock throughput");
+
+        private final String chart;
+        private final String title;
+
+        Group(String chart, String title) {
+            this.chart = chart;
+            this.title = title;
+        }
+
+        /**
+         * @return the file name of this group's chart, next to the report
+         */
+        String chart() {
+            return chart;
+        }
+
+        /**
+         * @return the chart's heading, also its alt text in the report
+         */
+        String title() {
+            return title;
+        }
+    }
+
+    /**
+     * The kind of lock every cycle takes and releases.
+     */
+    enum Kind {
+        REENTRANT(true),
+        FAIR(true),
+        /** Shared: readers may hold it together. */
+        READ(false),
+        WRITE(true),
+        /** One multi-lock over three reentrant locks, named by {@link #memberNames}. */
+        MULTI_3(true);
+
+        private final boolean exclusive;
+
+        Kind(boolean exclusive) {
+            this.exclusive = exclusive;
+        }
+
+        /**
+         * @return true if a second holder inside is a mutual exclusion violation
+         */
+        boolean exclusive() {
+            return exclusive;
+        }
+
+        /**
+         * @return the names of the locks a {@link #MULTI_3} lock called {@code name} holds together
+         */
+        static List<String> memberNames(String name) {
+            return List.of(name + ":a", name + ":b", name + ":c");
+        }
+    }
+
+    /**
+     * Which redis-servers a scenario's locks live on.
+     */
+    enum Servers {
+        /** The one server every single-node scenario shares. */
+        ONE,
+        /** Three more servers, independent masters for RedLock. */
+        REDLOCK_MASTERS
+    }
+
+    /**
+     * @return the scenarios of one group, in declaration order
+     */
+    static List<Scenario> of(Group group) {
+        return Arrays.stream(values()).filter(s -> s.group == group).toList();
+    }
+
+    Group group() {
+        return group;
+    }
+
+    Kind kind() {
+        return kind;
+    }
+
+    Servers servers() {
+        return servers;
     }
 
     String label() {
         return label;
+    }
+
+    /**
+     * @return one sentence or three for the report: what runs and why it is shaped so
+     */
+    String description() {
+        return description;
     }
 
     int jvms() {
@@ -38,6 +180,13 @@ enum Scenario {
      */
     int lockCount() {
         return oneLock ? 1 : jvms * threadsPerJvm;
+    }
+
+    /**
+     * @return true if several threads take the same lock
+     */
+    boolean sharesLocks() {
+        return lockCount() < jvms * threadsPerJvm;
     }
 
     /**

@@ -9,11 +9,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /**
- * Takes one measurement: starts the scenario's worker JVMs for one contender, sets them all the
- * same window, reads Redis's command counters over the counted part, and stops the workers, also
- * when something fails.
+ * Takes one measurement: empties the scenario's servers, starts its worker JVMs for one
+ * contender, sets them all the same window, reads the servers' command counters over the counted
+ * part, and stops the workers, also when something fails.
  */
 final class ScenarioRunner {
     private static final Duration STARTUP = Duration.ofSeconds(60);
@@ -21,18 +22,16 @@ final class ScenarioRunner {
     /** Time for the GO line to reach every worker before the window opens. */
     private static final long START_DELAY_MILLIS = 300;
 
-    private final RedisNode redis;
-    private final long warmupMillis;
-    private final long measureMillis;
+    private final RedisServers servers;
+    private final BenchmarkOptions options;
     private final Path workDirectory;
 
     /**
      * @param workDirectory where the occupancy files live; the caller deletes it
      */
-    ScenarioRunner(RedisNode redis, BenchmarkOptions options, Path workDirectory) {
-        this.redis = redis;
-        this.warmupMillis = options.warmup().toMillis();
-        this.measureMillis = options.measure().toMillis();
+    ScenarioRunner(RedisServers servers, BenchmarkOptions options, Path workDirectory) {
+        this.servers = servers;
+        this.options = options;
         this.workDirectory = workDirectory;
     }
 
@@ -43,20 +42,23 @@ final class ScenarioRunner {
     Measurement run(Contender contender, Scenario scenario, int repetition) throws InterruptedException {
         String run = (contender + "-" + scenario + "-" + repetition).toLowerCase(Locale.ROOT);
         Path occupancy = workDirectory.resolve(run + ".occupancy");
-        redis.command("FLUSHALL");
+        List<RedisNode> redis = servers.of(scenario.servers());
+        redis.forEach(node -> node.command("FLUSHALL"));
+        String redisUris = redis.stream().map(RedisNode::uri).collect(Collectors.joining(","));
         List<WorkerJvm> workers = new ArrayList<>();
         try {
             for (int jvm = 0; jvm < scenario.jvms(); jvm++) {
                 workers.add(WorkerJvm.start(List.of(contender.name(), scenario.name(), run, Integer.toString(jvm),
-                        occupancy.toString(), redis.uri())));
+                        occupancy.toString(), redisUris)));
             }
             for (WorkerJvm worker : workers) {
                 worker.await(BenchmarkWorker.READY, STARTUP);
             }
-            Window window = Window.startingIn(START_DELAY_MILLIS, warmupMillis, measureMillis);
+            Window window = Window.startingIn(START_DELAY_MILLIS, options.warmup(scenario.group()).toMillis(),
+                    options.measure(scenario.group()).toMillis());
             workers.forEach(worker -> worker.send(window.toLine()));
             Window.sleepUntil(window.measureFrom());
-            long serverCpu = CommandStats.reset(redis);
+            long[] serverCpu = CommandStats.reset(redis);
             Window.sleepUntil(window.measureUntil());
             CommandStats commands = CommandStats.read(redis, serverCpu);
             List<Long> cycles = new ArrayList<>();

@@ -1,7 +1,8 @@
 /**
- * Lock throughput of Locksmith against Redisson and the raw limit of two script round trips,
- * all on one local {@code redis-server}. {@link dev.locksmith.benchmarks.LockBenchmark} runs
- * every measurement in fresh worker JVMs ({@link dev.locksmith.benchmarks.BenchmarkWorker}) and
- * writes {@code docs/BENCHMARKS.md} and {@code docs/benchmarks.png}. Not part of the library.
+ * Lock throughput of Locksmith against Redisson (every lock kind, RedLock included) and the raw
+ * limit of two script round trips, on local {@code redis-server}s.
+ * {@link dev.locksmith.benchmarks.LockBenchmark} runs every measurement in fresh worker JVMs
+ * ({@link dev.locksmith.benchmarks.BenchmarkWorker}) and writes {@code docs/BENCHMARKS.md},
+ * {@code docs/benchmarks.png} and {@code docs/benchmarks-kinds.png}. Not part of the library.
  */
 package dev.locksmith.benchmarks;
