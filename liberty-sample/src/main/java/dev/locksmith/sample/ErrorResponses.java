@@ -3,7 +3,6 @@ package dev.locksmith.sample;
 import dev.locksmith.LockException;
 import dev.locksmith.LockLostException;
 import dev.locksmith.LockTimeoutException;
-import dev.locksmith.sample.stock.NoLockManagerException;
 import dev.locksmith.sample.stock.OutOfStockException;
 import dev.locksmith.sample.stock.UnknownSkuException;
 import dev.locksmith.sample.testhooks.SimulatedFailure;
@@ -39,7 +38,6 @@ public class ErrorResponses implements ExceptionMapper<Exception> {
             new Rule(OutOfStockException.class, Status.CONFLICT, "OUT_OF_STOCK", Rule::itsMessage),
             new Rule(UnknownSkuException.class, Status.NOT_FOUND, "UNKNOWN_SKU", Rule::itsMessage),
             new Rule(LockTimeoutException.class, Status.SERVICE_UNAVAILABLE, "LOCK_TIMEOUT", Rule::itsMessage),
-            new Rule(NoLockManagerException.class, Status.SERVICE_UNAVAILABLE, "NO_LOCK_MANAGER", Rule::itsMessage),
             new Rule(RollbackException.class, Status.CONFLICT, "ROLLED_BACK", Rule::rolledBack),
             new Rule(EJBTransactionRolledbackException.class, Status.CONFLICT, "ROLLED_BACK", Rule::rolledBack),
             new Rule(LockException.class, Status.SERVICE_UNAVAILABLE, "LOCK_UNAVAILABLE", Rule::itsMessage),
@@ -55,7 +53,6 @@ public class ErrorResponses implements ExceptionMapper<Exception> {
      * <tr><td>404 UNKNOWN_SKU</td><td>no stock row for that SKU</td></tr>
      * <tr><td>503 LOCK_TIMEOUT</td><td>the lock was not free within the wait time; retry</td></tr>
      * <tr><td>503 LOCK_UNAVAILABLE</td><td>Redis could not be reached</td></tr>
-     * <tr><td>503 NO_LOCK_MANAGER</td><td>the Locksmith CDI extension is not active</td></tr>
      * <tr><td>500 SIMULATED_FAILURE</td><td>the test hook X-Test-Fail made the request fail</td></tr>
      * <tr><td>400 BAD_REQUEST</td><td>a bad parameter or body</td></tr>
      * <tr><td>500 INTERNAL</td><td>anything else; the server log has the stack trace</td></tr>

@@ -2,7 +2,6 @@ package dev.locksmith.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -50,7 +49,6 @@ class SingleServerDefaultsIT {
     }
 
     @Test
-    @Tag("needs-cdi-extension")
     void reservesThroughTheLockManager() {
         String sku = SampleCluster.freshSku("manager");
         server.restock(sku, 2);

@@ -13,7 +13,6 @@ import java.util.function.Function;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -23,10 +22,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The locking claims, end to end: two Liberty servers running the sample, one Redis, one
  * PostgreSQL database, real processes on loopback.
- *
- * <p>Every test tagged {@code needs-cdi-extension} relies on the Locksmith CDI extension (the
- * {@code @Locked} interceptor, the {@code LockManager} bean, release after commit, the readiness
- * check); the others prove the harness and the sample alone.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TwoServerLockingIT {
@@ -63,7 +58,6 @@ class TwoServerLockingIT {
 
     @Test
     @Order(2)
-    @Tag("needs-cdi-extension")
     void lockManagerIsInjectableOnBothServers() {
         for (SampleClient server : cluster.clients()) {
             assertThat(server.info().flag("lockManager"))
@@ -74,7 +68,6 @@ class TwoServerLockingIT {
 
     @Test
     @Order(3)
-    @Tag("needs-cdi-extension")
     void twoHundredReservationsOnFiftyUnitsAcrossTwoServersNeverOversell() throws InterruptedException {
         String sku = SampleCluster.freshSku("hammer");
         first.restock(sku, 50);
@@ -104,7 +97,6 @@ class TwoServerLockingIT {
     @ParameterizedTest
     @EnumSource(Via.class)
     @Order(4)
-    @Tag("needs-cdi-extension")
     void secondServerGetsTheLockOnlyAfterTheFirstCommitIsVisible(Via via) throws Exception {
         Paused slowCommit = reservationPausedAt("commit", via, Point.COMMITTING, id -> traced(id, Point.COMMITTING));
         assertThat(slowCommit.lock().isLocked()).as("the lock is still held while the first transaction commits").isTrue();
@@ -128,7 +120,6 @@ class TwoServerLockingIT {
     @ParameterizedTest
     @EnumSource(Via.class)
     @Order(5)
-    @Tag("needs-cdi-extension")
     void rollbackReleasesTheLockAtOnce(Via via) throws Exception {
         Paused doomed = reservationPausedAt("rollback", via, Point.WRITTEN, id -> failing(id, Point.WRITTEN));
         assertThat(doomed.lock().isLocked()).as("held while the doomed request works").isTrue();
@@ -148,7 +139,6 @@ class TwoServerLockingIT {
     @ParameterizedTest
     @EnumSource(value = Via.class, names = {"CDI", "EJB"})
     @Order(6)
-    @Tag("needs-cdi-extension")
     void lockLostBeforeCommitFailsTheRequestAndWritesNothing(Via via) throws Exception {
         Paused robbed = reservationPausedAt("lost", via, Point.WRITTEN, id -> traced(id, Point.WRITTEN));
         assertThat(robbed.lock().forceUnlock()).as("the lock was held, and is now taken away").isTrue();
@@ -164,7 +154,6 @@ class TwoServerLockingIT {
 
     @Test
     @Order(7)
-    @Tag("needs-cdi-extension")
     void readinessIsDownWhileRedisIsStoppedAndUpWhenItIsBack() {
         for (SampleClient server : cluster.clients()) {
             assertThat(server.readiness().body().getJsonArray("checks"))
@@ -184,7 +173,6 @@ class TwoServerLockingIT {
 
     @Test
     @Order(8)
-    @Tag("needs-cdi-extension")
     void killedServerHoldingTheLockFreesItWithinOneLease() throws Exception {
         Paused dying = reservationPausedAt("kill", Via.CDI, Point.WRITTEN, id -> traced(id, Point.WRITTEN));
         assertThat(dying.lock().isLocked()).as("held by the server about to be killed").isTrue();

@@ -20,6 +20,7 @@ final class LockManagerLifecycle {
     private final BeanManager beanManager;
     private volatile LocksmithSettings settings;
     private volatile UnlockDeferral unlockDeferral = UnlockDeferral.NONE;
+    private volatile DefaultLockManager current;
 
     LockManagerLifecycle(BeanManager beanManager) {
         this.beanManager = beanManager;
@@ -47,7 +48,15 @@ final class LockManagerLifecycle {
             LOG.log(Level.INFO, "The JTA API is not on the class path: Locksmith releases every lock when the"
                     + " locked call returns");
         }
+        current = manager;
         return manager;
+    }
+
+    /**
+     * @return the manager the bean holds now, or null before its first use
+     */
+    DefaultLockManager current() {
+        return current;
     }
 
     /**
@@ -55,6 +64,7 @@ final class LockManagerLifecycle {
      */
     void destroy(LockManager manager) {
         unlockDeferral = UnlockDeferral.NONE;
+        current = null;
         manager.close();
     }
 

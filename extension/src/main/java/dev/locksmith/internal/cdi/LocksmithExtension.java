@@ -89,6 +89,9 @@ public class LocksmithExtension implements Extension {
                 .scope(ApplicationScoped.class)
                 .createWith(context -> managers.create())
                 .destroyWith((manager, context) -> managers.destroy(manager));
+        if (ReadinessCheckBean.healthApiPresent()) {
+            ReadinessCheckBean.add(event, beanManager, managers);
+        }
     }
 
     void validate(@Observes AfterDeploymentValidation event) {

@@ -13,7 +13,11 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.time.Duration;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -171,6 +175,30 @@ public final class LockRuntime implements AutoCloseable {
             }
         }
         return lost;
+    }
+
+    /**
+     * Asks Redis whether it answers, within {@code timeout}: for health checks, which must answer
+     * quickly even while Redis is away.
+     *
+     * @return where the locks live, without secrets
+     * @throws LockException with the reason when Redis does not answer in time
+     */
+    public String checkReachable(Duration timeout) {
+        checkOpen();
+        try {
+            store.ping().toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return store.description();
+        } catch (TimeoutException e) {
+            throw new LockException("Redis at " + store.description() + " did not answer within " + timeout.toMillis()
+                    + " ms", e);
+        } catch (ExecutionException e) {
+            throw new LockException("Redis at " + store.description() + " does not answer: " + e.getCause().getMessage(),
+                    e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LockException("Interrupted while asking Redis at " + store.description() + " whether it answers", e);
+        }
     }
 
     /**

@@ -67,6 +67,11 @@ public interface LockStore extends AutoCloseable {
     CompletionStage<Long> awaitReplicas(int replicas, long timeoutMillis);
 
     /**
+     * @return completes when the deployment answers a PING (a majority of masters, for RedLock)
+     */
+    CompletionStage<Void> ping();
+
+    /**
      * @return the pub/sub channels on which releases arrive
      */
     ReleaseChannels channels();

@@ -179,6 +179,18 @@ final class RedLockStore implements LockStore {
         throw new UnsupportedOperationException("RedLock masters have no replicas to wait for");
     }
 
+    @Override
+    public CompletionStage<Void> ping() {
+        return askAll(master -> masters.get(master).commands().ping()).thenApply(answers -> {
+            long answered = answers.stream().filter(Objects::nonNull).count();
+            if (answered < majority) {
+                throw new LockException("Only " + answered + " of " + masters.size() + " RedLock masters answer; "
+                        + majority + " are needed (" + description + ")");
+            }
+            return null;
+        });
+    }
+
     /**
      * Sends one request (given the master's index) to every master at once and collects every answer; a master that
      * failed or did not answer within the node timeout contributes null.

@@ -70,6 +70,11 @@ final class SingleNodeStore implements LockStore {
     }
 
     @Override
+    public CompletionStage<Void> ping() {
+        return endpoint.commands().ping().thenApply(pong -> null);
+    }
+
+    @Override
     public ReleaseChannels channels() {
         return channels;
     }

@@ -2,7 +2,6 @@ package dev.locksmith.sample.stock;
 
 import dev.locksmith.LockManager;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 import java.time.Duration;
@@ -14,10 +13,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  */
 @ApplicationScoped
 public class ManagedReservations {
-    // Instance rather than a plain LockManager field: without the Locksmith CDI extension the
-    // application still deploys, and this path answers 503 NO_LOCK_MANAGER naming the cause.
     @Inject
-    Instance<LockManager> lockManager;
+    LockManager locks;
 
     @Inject
     StockLedger ledger;
@@ -29,15 +26,11 @@ public class ManagedReservations {
     /**
      * @return what was reserved
      * @throws dev.locksmith.LockTimeoutException if the lock was not free within {@code sample.manager.wait-time}
-     * @throws NoLockManagerException             if no {@code LockManager} bean exists
      */
     @Transactional
     public ReservationReceipt reserve(String sku, int quantity) {
-        if (!lockManager.isResolvable()) {
-            throw new NoLockManagerException();
-        }
         try {
-            return lockManager.get().callWithLock("stock:" + sku, waitTime,
+            return locks.callWithLock("stock:" + sku, waitTime,
                     () -> ledger.reserve(sku, quantity, Via.MANAGER));
         } catch (RuntimeException e) {
             throw e;

@@ -1,0 +1,50 @@
+package dev.locksmith.internal.cdi;
+
+import dev.locksmith.LockManager;
+import dev.locksmith.internal.lock.DefaultLockManager;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.HealthCheckResponse.Status;
+
+/**
+ * MicroProfile Health readiness: UP while Redis answers a PING within a second, DOWN (with the
+ * reason) while it does not. Any application using the extension on a server with MicroProfile
+ * Health gets it at {@code /health/ready}.
+ */
+final class RedisReadinessCheck implements HealthCheck {
+    static final String NAME = "locksmith-redis";
+    private static final Duration PATIENCE = Duration.ofSeconds(1);
+
+    private final Supplier<LockManager> bean;
+    private final LockManagerLifecycle lifecycle;
+
+    /**
+     * @param bean      the application's {@code LockManager} bean, created on first use
+     * @param lifecycle where the created manager can be reached
+     */
+    RedisReadinessCheck(Supplier<LockManager> bean, LockManagerLifecycle lifecycle) {
+        this.bean = bean;
+        this.lifecycle = lifecycle;
+    }
+
+    @Override
+    public HealthCheckResponse call() {
+        try {
+            DefaultLockManager manager = lifecycle.current();
+            if (manager == null) {
+                // The bean connects on first use; a readiness probe is such a use.
+                bean.get().getLock(NAME);
+                manager = lifecycle.current();
+            }
+            String redis = manager.runtime().checkReachable(PATIENCE);
+            return new HealthCheckResponse(NAME, Status.UP, Optional.of(Map.of("redis", redis)));
+        } catch (RuntimeException e) {
+            // The constructor, not HealthCheckResponse.named(): it needs no implementation's provider.
+            return new HealthCheckResponse(NAME, Status.DOWN, Optional.of(Map.of("error", String.valueOf(e.getMessage()))));
+        }
+    }
+}
