@@ -1,10 +1,12 @@
 package dev.locksmith.jta;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.arjuna.ats.jta.cdi.TransactionExtension;
 import dev.locksmith.DistributedLock;
+import dev.locksmith.LockLostException;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locked;
 import dev.locksmith.Locksmith;
@@ -21,8 +23,10 @@ import jakarta.inject.Inject;
 import jakarta.transaction.RollbackException;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionManager;
+import jakarta.transaction.Status;
 import jakarta.transaction.Transactional;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -278,6 +282,30 @@ class ReleaseAfterCompletionTest {
 
         assertThat(seenAtCommit).containsExactly("locked after commit=true");
         assertThat(otherJvmCanLock("account:acct-1")).isTrue();
+    }
+
+    @Test
+    void aLockLostBeforeTheCommitOfATransactionStartedInsideTheLockedCallRollsItBack() throws Exception {
+        List<Integer> outcome = new CopyOnWriteArrayList<>();
+
+        assertThatThrownBy(() -> transfers.transfer("acct-9", () -> {
+            transactions.getTransaction().registerSynchronization(new Synchronization() {
+                @Override
+                public void beforeCompletion() {
+                }
+
+                @Override
+                public void afterCompletion(int status) {
+                    outcome.add(status);
+                }
+            });
+            assertThat(otherJvm.getLock("account:acct-9").forceUnlock()).isTrue();
+            return true;
+        })).satisfies(failure -> assertThat(causes(failure)).contains(LockLostException.class.getName())
+                .contains("'account:acct-9'").contains("lost before the transaction committed"));
+
+        assertThat(outcome).containsExactly(Status.STATUS_ROLLEDBACK);
+        assertThat(otherJvmCanLock("account:acct-9")).isTrue();
     }
 
     @Test

@@ -5,6 +5,8 @@ import dev.locksmith.LockException;
 import dev.locksmith.LockManager;
 import dev.locksmith.LockTimeoutException;
 import dev.locksmith.internal.lock.UnlockDeferral;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -14,7 +16,18 @@ import java.util.function.Supplier;
  * and releases the lock when the call ends, or hands the release to the current transaction.
  */
 final class LockedCall {
+    /** The locks of the {@code @Locked} calls running on this thread, innermost first. */
+    private static final ThreadLocal<Deque<DistributedLock>> CALLS_ON_THIS_THREAD = new ThreadLocal<>();
+
     private LockedCall() {
+    }
+
+    /**
+     * @return the lock of the innermost {@code @Locked} call running on this thread, or null
+     */
+    static DistributedLock innermostLock() {
+        Deque<DistributedLock> calls = CALLS_ON_THIS_THREAD.get();
+        return calls == null ? null : calls.peek();
     }
 
     /**
@@ -34,9 +47,11 @@ final class LockedCall {
         DistributedLock lock = lockOf(locks, operation, name);
         acquire(lock, operation, name);
         Object result;
+        enter(lock);
         try {
             result = call.call();
         } catch (Throwable failure) {
+            leave();
             try {
                 release(lock, deferral);
             } catch (RuntimeException releaseFailure) {
@@ -44,9 +59,28 @@ final class LockedCall {
             }
             throw failure;
         }
+        leave();
         // A lost lock surfaces here (LockLostException): the caller's work was not protected.
         release(lock, deferral);
         return result;
+    }
+
+    private static void enter(DistributedLock lock) {
+        Deque<DistributedLock> calls = CALLS_ON_THIS_THREAD.get();
+        if (calls == null) {
+            calls = new ArrayDeque<>(2);
+            CALLS_ON_THIS_THREAD.set(calls);
+        }
+        calls.push(lock);
+    }
+
+    private static void leave() {
+        Deque<DistributedLock> calls = CALLS_ON_THIS_THREAD.get();
+        calls.pop();
+        if (calls.isEmpty()) {
+            // Pooled server threads must not keep the application's objects alive.
+            CALLS_ON_THIS_THREAD.remove();
+        }
     }
 
     private static DistributedLock lockOf(LockManager locks, LockedOperation operation, String name) {

@@ -51,6 +51,8 @@ public class LocksmithExtension implements Extension {
 
     void addInterceptor(@Observes BeforeBeanDiscovery event, BeanManager beanManager) {
         event.addAnnotatedType(beanManager.createAnnotatedType(LockedInterceptor.class), LockedInterceptor.class.getName());
+        event.addAnnotatedType(beanManager.createAnnotatedType(LockedTransactionGuard.class),
+                LockedTransactionGuard.class.getName());
     }
 
     <T> void noteLockedMethods(@Observes ProcessManagedBean<T> event) {

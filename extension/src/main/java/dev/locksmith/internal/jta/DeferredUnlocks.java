@@ -17,10 +17,11 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The releases one transaction owes, registered once per transaction as an interposed
+ * The holds one transaction depends on, registered once per transaction as an interposed
  * synchronization. Before commit it confirms and extends every hold in one round trip and marks
  * the transaction rollback-only if one was lost; after commit or rollback it releases every hold
- * as often as it was deferred, by the owner recorded in the hold, and never throws.
+ * as often as its release was deferred here (a watched hold owes none), by the owner recorded
+ * in the hold, and never throws.
  */
 final class DeferredUnlocks implements Synchronization {
     private static final Logger LOG = System.getLogger(DeferredUnlocks.class.getName());
@@ -44,6 +45,14 @@ final class DeferredUnlocks implements Synchronization {
      */
     synchronized void add(ReleasableByOwner lock, Hold hold) {
         owed.computeIfAbsent(hold, key -> new Owed(lock)).releases++;
+    }
+
+    /**
+     * @param lock the lock
+     * @param hold a hold to confirm before commit; whoever took it releases it, not this transaction
+     */
+    synchronized void watch(ReleasableByOwner lock, Hold hold) {
+        owed.computeIfAbsent(hold, key -> new Owed(lock));
     }
 
     @Override

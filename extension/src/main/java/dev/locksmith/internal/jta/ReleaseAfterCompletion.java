@@ -67,6 +67,24 @@ public final class ReleaseAfterCompletion implements UnlockDeferral {
         }
     }
 
+    @Override
+    public void watchUntilCompletion(DistributedLock lock) {
+        TransactionSynchronizationRegistry registry = registries.find();
+        if (registry == null || !(lock instanceof ReleasableByOwner owned)) {
+            return;
+        }
+        try {
+            Hold hold = owned.currentHold();
+            if (registry.getTransactionStatus() == Status.STATUS_ACTIVE && hold != null) {
+                deferredUnlocks(registry).watch(owned, hold);
+            }
+        } catch (IllegalStateException e) {
+            // The transaction ended between the status check and the registration (a timeout):
+            // there is no commit left to protect.
+            LOG.log(Level.DEBUG, "Transaction ended before lock '" + lock.getName() + "' could be watched: " + e);
+        }
+    }
+
     private DeferredUnlocks deferredUnlocks(TransactionSynchronizationRegistry registry) {
         DeferredUnlocks deferred = (DeferredUnlocks) registry.getResource(this);
         if (deferred == null) {

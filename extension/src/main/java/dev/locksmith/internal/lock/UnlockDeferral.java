@@ -20,4 +20,15 @@ public interface UnlockDeferral {
      * @return true if this deferral took over one release of that hold; false to unlock now
      */
     boolean defer(DistributedLock lock);
+
+    /**
+     * Called on the thread that holds {@code lock}, inside a transaction that began after the lock
+     * was taken (a {@code @Transactional} method under {@code @Locked}): the lock is checked, and
+     * its lease extended, before that transaction commits, and a lost lock fails the commit. The
+     * release itself stays with the caller, after the commit.
+     *
+     * @param lock a lock the current thread holds
+     */
+    default void watchUntilCompletion(DistributedLock lock) {
+    }
 }

@@ -1,0 +1,44 @@
+package dev.locksmith.internal.cdi;
+
+import dev.locksmith.DistributedLock;
+import dev.locksmith.Locked;
+import jakarta.annotation.Priority;
+import jakarta.inject.Inject;
+import jakarta.interceptor.AroundInvoke;
+import jakarta.interceptor.Interceptor;
+import jakarta.interceptor.InvocationContext;
+
+/**
+ * The inner half of {@link Locked @Locked}: runs inside {@code @Transactional}
+ * ({@code PLATFORM_BEFORE + 200}), so it sees a transaction the method starts after
+ * {@link LockedInterceptor} took the lock outside it. It has that transaction check the lock,
+ * and extend its lease, before commit: a lock lost meanwhile fails the commit, as it does for a
+ * lock taken inside a transaction. The release stays with {@link LockedInterceptor}, after the
+ * commit.
+ *
+ * <p>Not final, with a public no-argument constructor and field injection, for EJB containers.
+ */
+@Locked
+@Interceptor
+@Priority(LockedTransactionGuard.PRIORITY)
+public class LockedTransactionGuard {
+    /** Just inside {@code @Transactional}'s {@code PLATFORM_BEFORE + 200}. */
+    public static final int PRIORITY = Interceptor.Priority.PLATFORM_BEFORE + 250;
+
+    @Inject
+    LocksmithExtension extension;
+
+    /**
+     * @param invocation the intercepted call, already holding its lock
+     * @return what the call returned
+     * @throws Exception whatever the call threw
+     */
+    @AroundInvoke
+    public Object watch(InvocationContext invocation) throws Exception {
+        DistributedLock lock = LockedCall.innermostLock();
+        if (lock != null) {
+            extension.lifecycle().unlockDeferral().watchUntilCompletion(lock);
+        }
+        return invocation.proceed();
+    }
+}

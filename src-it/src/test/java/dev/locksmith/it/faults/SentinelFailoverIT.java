@@ -1,0 +1,81 @@
+package dev.locksmith.it.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.locksmith.DistributedLock;
+import dev.locksmith.LockException;
+import dev.locksmith.LockManager;
+import dev.locksmith.Locksmith;
+import dev.locksmith.RedisMode;
+import dev.locksmith.testing.LocalRedisServer;
+import dev.locksmith.testing.SentinelRedis;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A Sentinel failover while a lock is held: with replica acknowledgement the promoted replica
+ * has the lock; without it, asynchronous replication can grant the lock twice.
+ */
+class SentinelFailoverIT {
+
+    private static LockManager manager(SentinelRedis redis, int syncReplicas) {
+        return Locksmith.builder().mode(RedisMode.SENTINEL).redisUri(redis.sentinelUri())
+                .syncReplicas(syncReplicas, Duration.ofMillis(500)).commandTimeout(Duration.ofSeconds(2)).build();
+    }
+
+    @Test
+    void withOneReplicaAcknowledgingThePromotedReplicaStillHasTheLock() throws Exception {
+        try (SentinelRedis redis = SentinelRedis.start();
+             LockManager holderSide = manager(redis, 1);
+             LockManager rivalSide = manager(redis, 1)) {
+            DistributedLock held = holderSide.getLock("payroll");
+            held.lock();
+
+            redis.failover();
+
+            assertThat(rivalSide.getLock("payroll").tryLock(2, TimeUnit.SECONDS))
+                    .as("no second holder after the failover").isFalse();
+            held.unlock();
+            assertThat(rivalSide.getLock("payroll").tryLock(5, TimeUnit.SECONDS)).isTrue();
+            rivalSide.getLock("payroll").unlock();
+        }
+    }
+
+    @Test
+    void replicasThatCannotAcknowledgeMakeTheAcquisitionFailInsteadOfPretending() throws Exception {
+        try (SentinelRedis redis = SentinelRedis.start();
+             LockManager locks = manager(redis, 1)) {
+            redis.replicas().forEach(LocalRedisServer::pause);
+            try {
+                assertThatThrownBy(() -> locks.getLock("payroll").tryLock(1, TimeUnit.SECONDS))
+                        .isInstanceOf(LockException.class).hasMessageContaining("replica");
+            } finally {
+                redis.replicas().forEach(LocalRedisServer::resume);
+            }
+            assertThat(locks.getLock("payroll").isLocked()).as("the unconfirmed acquisition was undone").isFalse();
+        }
+    }
+
+    @Test
+    void withoutAcknowledgementAFailoverCanGrantTheLockTwice() throws Exception {
+        try (SentinelRedis redis = SentinelRedis.start();
+             LockManager holderSide = manager(redis, 0);
+             LockManager rivalSide = manager(redis, 0)) {
+            // The replicas miss the write: replication is asynchronous, and here it is late.
+            redis.replicas().forEach(LocalRedisServer::pause);
+            DistributedLock held = holderSide.getLock("payroll");
+            held.lock();
+            LocalRedisServer old = redis.master();
+            old.kill();
+            redis.replicas().forEach(LocalRedisServer::resume);
+
+            redis.failover();
+
+            assertThat(rivalSide.getLock("payroll").tryLock(10, TimeUnit.SECONDS))
+                    .as("the promoted replica never saw the lock: a second holder gets in").isTrue();
+            rivalSide.getLock("payroll").unlock();
+        }
+    }
+}
