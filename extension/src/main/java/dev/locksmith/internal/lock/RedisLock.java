@@ -21,6 +21,7 @@ public final class RedisLock implements DistributedLock, ReleasableByOwner {
     private static final LuaScript FORCE_RELEASE = LuaScript.load("force-release");
     private static final long WATCHDOG = -1;
     private static final long ACQUIRED = Long.MIN_VALUE;
+    private static final long RETRY_AFTER_FAILURE_MILLIS = 100;
 
     private final String name;
     private final LockKind kind;
@@ -228,26 +229,53 @@ public final class RedisLock implements DistributedLock, ReleasableByOwner {
     private boolean contend(LocalContention contention, String owner, long lease, boolean watchdog,
                             Deadline deadline, Waiting waiting) throws InterruptedException {
         boolean listening = false;
+        LockException failure = null;
         while (true) {
             runtime.checkOpen();
             long seen = contention.wakeUps();
-            long busyForMillis = tryAcquire(owner, lease, watchdog);
+            long busyForMillis;
+            try {
+                busyForMillis = tryAcquire(owner, lease, watchdog);
+                if (busyForMillis != ACQUIRED && !listening) {
+                    // Subscribe, then try again at once: a release published before the subscription
+                    // was confirmed would otherwise be missed and the wait would last a whole lease.
+                    listenForReleases(contention);
+                    listening = true;
+                    busyForMillis = 0;
+                }
+                failure = null;
+            } catch (LockException e) {
+                failure = failedAttempt(e, deadline, failure);
+                busyForMillis = RETRY_AFTER_FAILURE_MILLIS;
+            }
             if (busyForMillis == ACQUIRED) {
                 return true;
             }
             if (deadline.hasPassed()) {
+                if (failure != null) {
+                    throw failure;
+                }
                 return false;
             }
             waiting.checkInterrupt();
-            if (!listening) {
-                // Subscribe, then try again at once: a release published before the subscription
-                // was confirmed would otherwise be missed and the wait would last a whole lease.
-                listenForReleases(contention);
-                listening = true;
-                continue;
-            }
             contention.awaitWakeUp(seen, waitNanos(deadline, busyForMillis, lease), waiting);
         }
+    }
+
+    /**
+     * A round trip failed while waiting (Redis restarting, a failover, a network blip): with time
+     * left, the waiter asks again shortly instead of giving up; the failure is thrown only if the
+     * wait ends on it.
+     */
+    private LockException failedAttempt(LockException failure, Deadline deadline, LockException previous) {
+        if (deadline.hasPassed()) {
+            throw failure;
+        }
+        if (previous == null) {
+            runtime.log().log(System.Logger.Level.WARNING, "Waiting for " + describe() + ": Redis did not answer ("
+                    + failure.getMessage() + "); asking again every " + RETRY_AFTER_FAILURE_MILLIS + " ms while the wait lasts");
+        }
+        return failure;
     }
 
     private boolean awaitTurnInQueue(LocalContention contention, String owner, long lease, boolean watchdog,
@@ -256,15 +284,26 @@ public final class RedisLock implements DistributedLock, ReleasableByOwner {
         boolean acquired = false;
         try {
             listenForReleases(contention);
+            LockException failure = null;
             while (true) {
                 runtime.checkOpen();
                 long seen = contention.generalWakeUps();
-                long busyForMillis = tryAcquire(owner, lease, watchdog);
+                long busyForMillis;
+                try {
+                    busyForMillis = tryAcquire(owner, lease, watchdog);
+                    failure = null;
+                } catch (LockException e) {
+                    failure = failedAttempt(e, deadline, failure);
+                    busyForMillis = RETRY_AFTER_FAILURE_MILLIS;
+                }
                 if (busyForMillis == ACQUIRED) {
                     acquired = true;
                     return true;
                 }
                 if (deadline.hasPassed()) {
+                    if (failure != null) {
+                        throw failure;
+                    }
                     return false;
                 }
                 waiting.checkInterrupt();

@@ -96,9 +96,13 @@ public final class RedisEndpoint implements AutoCloseable {
         RedisClusterClient client = RedisClusterClient.create(resources, seeds);
         client.setOptions(ClusterClientOptions.builder()
                 .timeoutOptions(TimeoutOptions.enabled(timeout))
+                // Find a promoted replica within seconds of a failover: by default an adaptive refresh
+                // may run only once every 30 s, and locks on the failed slot would wait that long.
                 .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                         .enableAllAdaptiveRefreshTriggers()
-                        .enablePeriodicRefresh(Duration.ofSeconds(10))
+                        .adaptiveRefreshTriggersTimeout(Duration.ofSeconds(1))
+                        .refreshTriggersReconnectAttempts(2)
+                        .enablePeriodicRefresh(Duration.ofSeconds(5))
                         .build())
                 .build());
         try {

@@ -26,7 +26,8 @@ public final class RedisUris {
                     + ".redisUri(...)), for example redis://127.0.0.1:6379");
         }
         List<RedisURI> uris = new ArrayList<>();
-        for (String part : setting.split(",")) {
+        // A comma starts a new URI only before a scheme: a Sentinel URI lists its sentinels with commas.
+        for (String part : setting.split(",(?=\\s*(redis|rediss|redis-sentinel)://)")) {
             String trimmed = part.trim();
             if (trimmed.isEmpty()) {
                 throw new IllegalArgumentException("Redis URI list '" + redacted(setting)

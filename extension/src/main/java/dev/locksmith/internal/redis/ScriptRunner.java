@@ -8,8 +8,9 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 /**
- * Runs Lua scripts by SHA. A server that does not know a script (restarted, flushed, a new
- * cluster node) answers NOSCRIPT; the script is then loaded and the call repeated once.
+ * Runs Lua scripts by SHA. A server that does not know a script (restarted, flushed, a promoted
+ * replica) answers NOSCRIPT; the call is then repeated once with the script's text, which the
+ * server caches for the next SHA call.
  */
 public final class ScriptRunner {
     private final RedisClusterAsyncCommands<String, String> commands;
@@ -38,9 +39,10 @@ public final class ScriptRunner {
             if (!(unwrap(failure) instanceof RedisNoScriptException)) {
                 return CompletableFuture.<T>failedFuture(unwrap(failure));
             }
-            return commands.scriptLoad(script.body())
-                    .thenCompose(sha -> commands.<T>evalsha(sha, output, keys, args))
-                    .toCompletableFuture();
+            // EVAL rather than SCRIPT LOAD: EVAL is routed by key to the node that must run it (and
+            // caches the script there), while a cluster client sends SCRIPT LOAD to every node it
+            // knows, including one that just died in a failover.
+            return commands.<T>eval(script.body(), output, keys, args).toCompletableFuture();
         }).thenCompose(stage -> stage);
     }
 

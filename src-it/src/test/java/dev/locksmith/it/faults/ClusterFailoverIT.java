@@ -3,10 +3,12 @@ package dev.locksmith.it.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locksmith.DistributedLock;
+import dev.locksmith.LockException;
 import dev.locksmith.LockLostException;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
 import dev.locksmith.RedisMode;
+import dev.locksmith.testing.Await;
 import dev.locksmith.testing.RedisCluster;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,6 +52,14 @@ class ClusterFailoverIT {
             });
 
             cluster.failoverKillingMasterOf(cluster.slotOf("locksmith:{" + contested + "}"));
+            Await.until("the client found the promoted master", Duration.ofSeconds(30), () -> {
+                try {
+                    holderSide.getLock(contested).isLocked();
+                    return true;
+                } catch (LockException e) {
+                    return false; // still talking to the dead master
+                }
+            });
 
             assertThat(waiterSide.getLock("order-30").tryLock()).as("held locks stay held").isFalse();
             int lost = 0;

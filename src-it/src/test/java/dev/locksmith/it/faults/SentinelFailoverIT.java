@@ -63,11 +63,13 @@ class SentinelFailoverIT {
         try (SentinelRedis redis = SentinelRedis.start();
              LockManager holderSide = manager(redis, 0);
              LockManager rivalSide = manager(redis, 0)) {
-            // The replicas miss the write: replication is asynchronous, and here it is late.
+            // The replicas miss the write, as asynchronous replication allows: frozen, they cannot
+            // reconnect, and with their links cut nothing is buffered for them while they are.
+            LocalRedisServer old = redis.master();
             redis.replicas().forEach(LocalRedisServer::pause);
+            old.command("CLIENT", "KILL", "TYPE", "replica");
             DistributedLock held = holderSide.getLock("payroll");
             held.lock();
-            LocalRedisServer old = redis.master();
             old.kill();
             redis.replicas().forEach(LocalRedisServer::resume);
 
