@@ -11,6 +11,7 @@ import dev.locksmith.Locksmith;
 import dev.locksmith.RedisMode;
 import dev.locksmith.internal.lock.DefaultLockManager;
 import dev.locksmith.testing.Await;
+import dev.locksmith.testing.IndependentMasters;
 import dev.locksmith.testing.LocalRedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -127,6 +128,26 @@ class RedLockTest {
 
         for (LocalRedisServer master : masters) {
             assertThat(master.command("KEYS", "locksmith:{*}")).as("no lock left on " + master).isEqualTo("[]");
+        }
+    }
+
+    @Test
+    void fiveMastersTolerateTwoDownButNotThree() throws Exception {
+        try (IndependentMasters five = IndependentMasters.start(5);
+             LockManager locks = Locksmith.builder().mode(RedisMode.REDLOCK).redisUri(five.uris())
+                     .commandTimeout(Duration.ofMillis(500)).build();
+             LockManager others = Locksmith.builder().mode(RedisMode.REDLOCK).redisUri(five.uris())
+                     .commandTimeout(Duration.ofMillis(500)).build()) {
+            five.kill(0);
+            five.kill(1);
+
+            DistributedLock lock = locks.getLock("quorum");
+            assertThat(lock.tryLock(2, TimeUnit.SECONDS)).as("3 of 5 is a majority").isTrue();
+            assertThat(others.getLock("quorum").tryLock(300, TimeUnit.MILLISECONDS)).isFalse();
+            lock.unlock();
+
+            five.kill(2);
+            assertThat(lock.tryLock(500, TimeUnit.MILLISECONDS)).as("2 of 5 is not").isFalse();
         }
     }
 }

@@ -20,12 +20,16 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Three masters and three replicas: Lettuce writes keys of every slot range, sharded pub/sub
  * reaches subscribers (also from a script), and a killed master is replaced.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RedisClusterTest {
     private static final String PUBLISH_FROM_SCRIPT = "redis.call('set', KEYS[1], ARGV[1]) "
             + "return redis.call('spublish', KEYS[2], ARGV[1])";
@@ -128,6 +132,7 @@ class RedisClusterTest {
      * (redis/lettuce#3213). The subscription is lost until the application subscribes again.
      */
     @Test
+    @Order(Integer.MAX_VALUE) // kills a master of the shared cluster: after every test that needs all three
     void failoverMovesWritesToThePromotedReplicaButDropsShardedSubscriptionsUntilRenewed() throws Exception {
         String tag = tagInRange(10923, 16383);
         String key = "survivor{" + tag + "}";
@@ -166,6 +171,7 @@ class RedisClusterTest {
     }
 
     @Test
+    @Order(Integer.MAX_VALUE) // kills a master of the shared cluster: after every test that needs all three
     void classicSubscriptionMovesToAnotherNodeWhenItsNodeDies() throws Exception {
         try (Subscriber subscriber = Subscriber.classic(client, "classic")) {
             LocalRedisServer host = cluster.nodes().stream().filter(LocalRedisServer::isRunning)

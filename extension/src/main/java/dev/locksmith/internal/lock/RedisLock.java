@@ -236,7 +236,7 @@ public final class RedisLock implements DistributedLock, ReleasableByOwner {
             long busyForMillis;
             try {
                 busyForMillis = tryAcquire(owner, lease, watchdog);
-                if (busyForMillis != ACQUIRED && !listening) {
+                if (busyForMillis != ACQUIRED && !listening && !deadline.hasPassed()) {
                     // Subscribe, then try again at once: a release published before the subscription
                     // was confirmed would otherwise be missed and the wait would last a whole lease.
                     listenForReleases(contention);
