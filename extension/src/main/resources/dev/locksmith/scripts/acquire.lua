@@ -3,16 +3,17 @@
 -- ARGV[1] owner id, ARGV[2] lease ms
 -- returns {1, fencing token} when acquired, {0, remaining lease ms} when another owner holds it
 
--- The next fencing token. A missing counter (first use, or a server that lost its data) starts
--- from the server clock in microseconds, so tokens keep increasing across data loss as long as
--- the clock does not go back. The counter lives a day past its last use.
+-- The next fencing token. A missing counter (first use, a day after it was made, or a server
+-- that lost its data) starts from the server clock in microseconds, so tokens keep increasing
+-- across its loss as long as the clock does not go back and no name is taken twice in a
+-- microsecond; that is also why the counter may simply expire a day after it was made.
 local function next_token(counter)
-    if redis.call('exists', counter) == 0 then
-        local time = redis.call('time')
-        redis.call('set', counter, time[1] .. string.format('%06d', tonumber(time[2])))
-    end
     local token = redis.call('incr', counter)
-    redis.call('pexpire', counter, 86400000)
+    if token == 1 then
+        local time = redis.call('time')
+        redis.call('set', counter, time[1] .. string.format('%06d', tonumber(time[2])), 'px', 86400000)
+        token = redis.call('incr', counter)
+    end
     return token
 end
 

@@ -6,7 +6,8 @@
 -- KEYS[4] latch of this release request (release only)
 -- ARGV[1] operation: acquire-read, acquire-write, release-read, release-write, or give-up-write
 -- (a writer that stopped waiting)
--- ARGV[2] owner id, ARGV[3] lease ms, ARGV[4] latch lifetime ms (release only)
+-- ARGV[2] owner id, ARGV[3] lease ms, ARGV[4] latch lifetime ms (release only),
+-- ARGV[5] publish command (publish or spublish)
 -- acquire returns {1, fencing token} when acquired, {0, ms until something may change} otherwise;
 -- release returns the holds left on that side (0 = released), or -1 when the owner held nothing;
 -- give-up-write returns 1 when the writer was waiting, 0 when it was not
@@ -14,16 +15,17 @@ local hash, operation, owner, lease = KEYS[1], ARGV[1], ARGV[2], tonumber(ARGV[3
 local time = redis.call('time')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 
--- The next fencing token. A missing counter (first use, or a server that lost its data) starts
--- from the server clock in microseconds, so tokens keep increasing across data loss as long as
--- the clock does not go back. The counter lives a day past its last use.
+-- The next fencing token. A missing counter (first use, a day after it was made, or a server
+-- that lost its data) starts from the server clock in microseconds, so tokens keep increasing
+-- across its loss as long as the clock does not go back and no name is taken twice in a
+-- microsecond; that is also why the counter may simply expire a day after it was made.
 local function next_token(counter)
-    if redis.call('exists', counter) == 0 then
-        local time = redis.call('time')
-        redis.call('set', counter, time[1] .. string.format('%06d', tonumber(time[2])))
-    end
     local token = redis.call('incr', counter)
-    redis.call('pexpire', counter, 86400000)
+    if token == 1 then
+        local time = redis.call('time')
+        redis.call('set', counter, time[1] .. string.format('%06d', tonumber(time[2])), 'px', 86400000)
+        token = redis.call('incr', counter)
+    end
     return token
 end
 
@@ -114,7 +116,7 @@ if operation == 'give-up-write' then
         redis.call('del', hash)
     end
     -- Readers held back for this writer may go now.
-    redis.call('publish', KEYS[3], '*')
+    redis.call(ARGV[5], KEYS[3], '*')
     return 1
 end
 
@@ -138,12 +140,12 @@ if left <= 0 then
     local writer, readers, waiting = state()
     if writer == nil and readers == 0 and waiting == 0 then
         redis.call('del', hash)
-        redis.call('publish', KEYS[3], '*')
+        redis.call(ARGV[5], KEYS[3], '*')
     else
         if (writer == nil and readers == 0) or operation == 'release-write' then
             -- Free of holders (only waiting writers are left), or a writer went down to reading:
             -- the waiters may now get in.
-            redis.call('publish', KEYS[3], '*')
+            redis.call(ARGV[5], KEYS[3], '*')
         end
         live_until_latest()
     end

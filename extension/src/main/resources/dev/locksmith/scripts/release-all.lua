@@ -1,7 +1,8 @@
 -- Drops all holds of one owner at once (shutdown, an uncertain acquisition, a completed
 -- transaction), for any kind of lock.
 -- KEYS[1] lock hash, KEYS[2] release channel
--- ARGV[1] the owner's hold-count field, ARGV[2] the owner's expiry field or ''
+-- ARGV[1] the owner's hold-count field, ARGV[2] the owner's expiry field or '',
+-- ARGV[3] publish command (publish or spublish)
 -- returns 1 when the owner held the lock and it is released, 0 when it held nothing
 if redis.call('hdel', KEYS[1], ARGV[1]) == 0 then
     return 0
@@ -25,6 +26,6 @@ for _, field in ipairs(redis.call('hkeys', KEYS[1])) do
 end
 if holders == 0 then
     redis.call('del', KEYS[1])
-    redis.call('publish', KEYS[2], '*')
+    redis.call(ARGV[3], KEYS[2], '*')
 end
 return 1

@@ -33,6 +33,6 @@ final class ExclusiveKind extends LockKind {
     @Override
     ScriptCall release(LockKeys keys, String owner, long leaseMillis, String latchKey, long latchMillis) {
         return ScriptCall.integer(RELEASE, new String[] {keys.hash(), keys.channel(), latchKey},
-                owner, Long.toString(leaseMillis), Long.toString(latchMillis));
+                owner, Long.toString(leaseMillis), Long.toString(latchMillis), keys.publish());
     }
 }

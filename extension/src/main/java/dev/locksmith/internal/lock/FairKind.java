@@ -39,13 +39,13 @@ final class FairKind extends LockKind {
     ScriptCall release(LockKeys keys, String owner, long leaseMillis, String latchKey, long latchMillis) {
         return ScriptCall.integer(RELEASE,
                 new String[] {keys.hash(), keys.channel(), latchKey, keys.queue(), keys.queueDeadlines()},
-                owner, Long.toString(leaseMillis), Long.toString(latchMillis));
+                owner, Long.toString(leaseMillis), Long.toString(latchMillis), keys.publish());
     }
 
     @Override
     ScriptCall giveUp(LockKeys keys, String owner) {
         return ScriptCall.integer(LEAVE,
-                new String[] {keys.hash(), keys.channel(), keys.queue(), keys.queueDeadlines()}, owner);
+                new String[] {keys.hash(), keys.channel(), keys.queue(), keys.queueDeadlines()}, owner, keys.publish());
     }
 
     @Override

@@ -11,9 +11,11 @@ package dev.locksmith.internal.lock;
  * @param latchPrefix    the start of the short-lived keys that make a resent release harmless
  * @param queue          the fair lock's queue of waiting owners
  * @param queueDeadlines until when each queued owner keeps its place
+ * @param publish        the command that announces a release on {@code channel}: {@code publish},
+ *                       or {@code spublish} (sharded, kept on the lock's own shard) in a cluster
  */
 public record LockKeys(String hash, String fence, String channel, String latchPrefix, String queue,
-                       String queueDeadlines) {
+                       String queueDeadlines, String publish) {
 
     /**
      * @param prefix the configured key prefix
@@ -29,11 +31,19 @@ public record LockKeys(String hash, String fence, String channel, String latchPr
      * @return the keys of the read/write lock of the same name
      */
     public LockKeys readWrite() {
-        return at(hash + ":rw", fence);
+        return at(hash + ":rw", fence).publishingWith(publish);
+    }
+
+    /**
+     * @param command {@code publish} or {@code spublish}
+     * @return the same keys, announcing releases with that command
+     */
+    public LockKeys publishingWith(String command) {
+        return new LockKeys(hash, fence, channel, latchPrefix, queue, queueDeadlines, command);
     }
 
     private static LockKeys at(String base, String fence) {
         return new LockKeys(base, fence, base + ":released", base + ":unlock:", base + ":queue",
-                base + ":queue:deadlines");
+                base + ":queue:deadlines", "publish");
     }
 }

@@ -116,7 +116,8 @@ public final class LockRuntime implements AutoCloseable {
      * @return the call that drops every hold counted in {@code field} of a lock, whoever runs it
      */
     static ScriptCall releaseAll(LockKeys keys, String field, String expiryField) {
-        return ScriptCall.integer(RELEASE_ALL, new String[] {keys.hash(), keys.channel()}, field, expiryField);
+        return ScriptCall.integer(RELEASE_ALL, new String[] {keys.hash(), keys.channel()}, field, expiryField,
+                keys.publish());
     }
 
     /**

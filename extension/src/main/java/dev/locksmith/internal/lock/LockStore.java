@@ -72,6 +72,12 @@ public interface LockStore extends AutoCloseable {
     CompletionStage<Void> ping();
 
     /**
+     * @return the command scripts announce releases with: {@code spublish} where releases travel
+     *         on the lock's own shard (a cluster), {@code publish} elsewhere
+     */
+    String publishCommand();
+
+    /**
      * @return the pub/sub channels on which releases arrive
      */
     ReleaseChannels channels();

@@ -54,7 +54,8 @@ final class ReadWriteKind extends LockKind {
     ScriptCall release(LockKeys keys, String owner, long leaseMillis, String latchKey, long latchMillis) {
         return ScriptCall.integer(SCRIPT,
                 new String[] {keys.hash(), keys.fence(), keys.channel(), latchKey},
-                read ? "release-read" : "release-write", owner, Long.toString(leaseMillis), Long.toString(latchMillis));
+                read ? "release-read" : "release-write", owner, Long.toString(leaseMillis), Long.toString(latchMillis),
+                keys.publish());
     }
 
     @Override
@@ -63,7 +64,7 @@ final class ReadWriteKind extends LockKind {
             return super.giveUp(keys, owner);
         }
         return ScriptCall.integer(SCRIPT,
-                new String[] {keys.hash(), keys.fence(), keys.channel(), keys.latchPrefix()}, "give-up-write", owner, "0");
+                new String[] {keys.hash(), keys.fence(), keys.channel(), keys.latchPrefix()}, "give-up-write", owner, "0", "0", keys.publish());
     }
 
     @Override

@@ -49,7 +49,7 @@ final class RedLockStore implements LockStore {
         this.majority = masters.size() / 2 + 1;
         // Far below the lease, so a dead master cannot eat the validity of an acquisition.
         this.nodeTimeoutMillis = Math.max(5, Math.min(commandTimeout.toMillis(), lease.toMillis() / 20));
-        this.channels = new ReleaseChannels(masters.stream().map(RedisEndpoint::pubSub).toList());
+        this.channels = new ReleaseChannels(masters.stream().map(RedisEndpoint::pubSub).toList(), false);
         this.description = description;
     }
 
@@ -218,6 +218,11 @@ final class RedLockStore implements LockStore {
         answers.stream().filter(Objects::nonNull).forEach(answer -> votes.merge(answer, 1, Integer::sum));
         return votes.entrySet().stream().filter(vote -> vote.getValue() >= majority).map(Map.Entry::getKey)
                 .findFirst().orElse(null);
+    }
+
+    @Override
+    public String publishCommand() {
+        return "publish";
     }
 
     @Override

@@ -31,7 +31,7 @@ public final class RedisLock implements DistributedLock, ReleasableByOwner {
     RedisLock(String name, LockKind kind, LockRuntime runtime) {
         this.name = LockNames.require(name);
         this.kind = kind;
-        this.keys = kind.keys(runtime.settings().keyPrefix(), name);
+        this.keys = kind.keys(runtime.settings().keyPrefix(), name).publishingWith(runtime.store().publishCommand());
         this.runtime = runtime;
     }
 
@@ -121,7 +121,7 @@ public final class RedisLock implements DistributedLock, ReleasableByOwner {
     public boolean forceUnlock() {
         runtime.checkOpen();
         long removed = runtime.await(runtime.store().everywhere(ScriptCall.integer(FORCE_RELEASE,
-                new String[] {keys.hash(), keys.channel()})), "Force-unlocking " + describe());
+                new String[] {keys.hash(), keys.channel()}, keys.publish())), "Force-unlocking " + describe());
         runtime.contention().wake(keys.channel());
         return removed == 1;
     }

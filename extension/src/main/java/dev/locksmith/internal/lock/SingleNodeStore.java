@@ -19,7 +19,8 @@ final class SingleNodeStore implements LockStore {
     SingleNodeStore(RedisEndpoint endpoint) {
         this.endpoint = endpoint;
         this.scripts = new ScriptRunner(endpoint.commands());
-        this.channels = new ReleaseChannels(List.of(endpoint.pubSub()));
+        this.channels = new ReleaseChannels(List.of(endpoint.pubSub()), endpoint.shardedPubSub());
+        endpoint.onTopologyChange(channels::renewSubscriptions);
     }
 
     @Override
@@ -72,6 +73,11 @@ final class SingleNodeStore implements LockStore {
     @Override
     public CompletionStage<Void> ping() {
         return endpoint.commands().ping().thenApply(pong -> null);
+    }
+
+    @Override
+    public String publishCommand() {
+        return endpoint.shardedPubSub() ? "spublish" : "publish";
     }
 
     @Override

@@ -13,6 +13,7 @@ import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
@@ -22,6 +23,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.ToIntFunction;
+import reactor.core.Disposable;
 
 /**
  * The connections to one Redis deployment (a master, a master found through Sentinel, or a
@@ -35,6 +37,8 @@ public final class RedisEndpoint implements AutoCloseable {
     private final StatefulRedisPubSubConnection<String, String> pubSub;
     private final ToIntFunction<String> partitionOfKey;
     private final String description;
+    private final boolean cluster;
+    private volatile Disposable topologyWatch;
 
     private RedisEndpoint(ClientResources resources, AbstractRedisClient client,
                           StatefulConnection<String, String> connection,
@@ -48,6 +52,7 @@ public final class RedisEndpoint implements AutoCloseable {
         this.pubSub = pubSub;
         this.partitionOfKey = partitionOfKey;
         this.description = description;
+        this.cluster = client instanceof RedisClusterClient;
     }
 
     /**
@@ -142,6 +147,25 @@ public final class RedisEndpoint implements AutoCloseable {
     }
 
     /**
+     * @return true where releases should travel by sharded pub/sub: a cluster
+     */
+    public boolean shardedPubSub() {
+        return cluster;
+    }
+
+    /**
+     * @param action run (on an event thread; it must not block) whenever a cluster's topology
+     *               changes, such as after a failover; never for a single server
+     */
+    public void onTopologyChange(Runnable action) {
+        if (cluster) {
+            topologyWatch = resources.eventBus().get()
+                    .filter(ClusterTopologyChangedEvent.class::isInstance)
+                    .subscribe(event -> action.run());
+        }
+    }
+
+    /**
      * @return the mode and the addresses, with any password masked
      */
     public String description() {
@@ -150,6 +174,9 @@ public final class RedisEndpoint implements AutoCloseable {
 
     @Override
     public void close() {
+        if (topologyWatch != null) {
+            topologyWatch.dispose();
+        }
         List<RuntimeException> failures = new ArrayList<>();
         for (AutoCloseable closeable : List.<AutoCloseable>of(pubSub, connection)) {
             try {

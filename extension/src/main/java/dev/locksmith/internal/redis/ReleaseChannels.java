@@ -1,6 +1,8 @@
 package dev.locksmith.internal.redis;
 
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.util.Collections;
 import java.util.HashMap;
@@ -17,28 +19,70 @@ import java.util.function.Consumer;
  * The pub/sub channels this process listens on, shared: however many waiters a channel has,
  * it is subscribed once, and unsubscribed when its last listener leaves. With several
  * independent servers (RedLock) a channel is subscribed on each, and a message from any of
- * them is delivered.
+ * them is delivered. In a cluster the channels are sharded ({@code SSUBSCRIBE}): a release
+ * travels only to the lock's own shard, and the subscriptions are renewed after every topology
+ * change, because a failover silently drops them.
  */
 public final class ReleaseChannels {
+    private static final Logger LOG = System.getLogger(ReleaseChannels.class.getName());
+
     private final List<StatefulRedisPubSubConnection<String, String>> connections;
     private final int confirmationsNeeded;
+    private final boolean sharded;
     private final Map<String, Channel> channels = new HashMap<>();
 
     /**
      * @param connections one pub/sub connection per server; a subscription counts as made once
      *                    a majority of them confirmed it
+     * @param sharded     true to use sharded pub/sub (a cluster), false for classic channels
      */
-    public ReleaseChannels(List<StatefulRedisPubSubConnection<String, String>> connections) {
+    public ReleaseChannels(List<StatefulRedisPubSubConnection<String, String>> connections, boolean sharded) {
         this.connections = List.copyOf(connections);
         this.confirmationsNeeded = connections.size() / 2 + 1;
+        this.sharded = sharded;
         for (StatefulRedisPubSubConnection<String, String> connection : connections) {
             connection.addListener(new RedisPubSubAdapter<>() {
                 @Override
                 public void message(String channel, String message) {
                     dispatch(channel, message);
                 }
+
+                @Override
+                public void smessage(String channel, String message) {
+                    dispatch(channel, message);
+                }
             });
         }
+    }
+
+    /**
+     * Subscribes every active channel again. After a cluster failover the promoted master has
+     * none of the failed master's sharded subscriptions, and nothing tells the client; renewing
+     * them on each topology change keeps waiters hearing releases. Waiters also wake when the
+     * holder's lease runs out, so a release missed meanwhile costs time, not correctness.
+     */
+    public void renewSubscriptions() {
+        List<String> active;
+        synchronized (this) {
+            active = List.copyOf(channels.keySet());
+        }
+        if (active.isEmpty()) {
+            return;
+        }
+        String[] all = active.toArray(String[]::new);
+        for (StatefulRedisPubSubConnection<String, String> connection : connections) {
+            subscribe(connection, all).whenComplete((ok, failure) -> {
+                if (failure != null) {
+                    LOG.log(Level.WARNING, "Renewing " + all.length + " release subscription(s) failed; waiters fall back"
+                            + " to the holders' leases until the next topology change: " + failure);
+                }
+            });
+        }
+    }
+
+    private CompletionStage<Void> subscribe(StatefulRedisPubSubConnection<String, String> connection,
+                                            String... channelNames) {
+        return sharded ? connection.async().ssubscribe(channelNames) : connection.async().subscribe(channelNames);
     }
 
     /**
@@ -64,7 +108,7 @@ public final class ReleaseChannels {
         AtomicInteger confirmed = new AtomicInteger();
         AtomicInteger failed = new AtomicInteger();
         for (StatefulRedisPubSubConnection<String, String> connection : connections) {
-            connection.async().subscribe(channel).whenComplete((ok, failure) -> {
+            subscribe(connection, channel).whenComplete((ok, failure) -> {
                 if (failure == null) {
                     if (confirmed.incrementAndGet() == confirmationsNeeded) {
                         enough.complete(null);
@@ -94,7 +138,13 @@ public final class ReleaseChannels {
             channels.remove(channel);
             // Commands on one connection run in order, so a later SUBSCRIBE of the same channel
             // is applied after this UNSUBSCRIBE.
-            connections.forEach(connection -> connection.async().unsubscribe(channel));
+            for (StatefulRedisPubSubConnection<String, String> connection : connections) {
+                if (sharded) {
+                    connection.async().sunsubscribe(channel);
+                } else {
+                    connection.async().unsubscribe(channel);
+                }
+            }
         }
     }
 

@@ -52,7 +52,7 @@ class RetriedReleaseTest {
         LockKeys keys = hold.keys();
         return scripts.<Long>run(LuaScript.load("release"), ScriptOutputType.INTEGER,
                         new String[] {keys.hash(), keys.channel(), keys.latchPrefix() + requestId},
-                        hold.owner(), "30000", "5000")
+                        hold.owner(), "30000", "5000", "publish")
                 .toCompletableFuture().get(5, TimeUnit.SECONDS);
     }
 }
