@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
+import java.util.function.LongSupplier;
 
 /**
  * A lock of any {@link LockKind}: a Redis hash of hold counts with a server-side lease. Waiting
@@ -228,54 +229,31 @@ public final class RedisLock implements DistributedLock, ReleasableByOwner {
 
     private boolean contend(LocalContention contention, String owner, long lease, boolean watchdog,
                             Deadline deadline, Waiting waiting) throws InterruptedException {
+        Attempts attempts = new Attempts(deadline);
         boolean listening = false;
-        LockException failure = null;
         while (true) {
             runtime.checkOpen();
             long seen = contention.wakeUps();
-            long busyForMillis;
-            try {
-                busyForMillis = tryAcquire(owner, lease, watchdog);
-                if (busyForMillis != ACQUIRED && !listening && !deadline.hasPassed()) {
-                    // Subscribe, then try again at once: a release published before the subscription
-                    // was confirmed would otherwise be missed and the wait would last a whole lease.
-                    listenForReleases(contention);
-                    listening = true;
-                    busyForMillis = 0;
-                }
-                failure = null;
-            } catch (LockException e) {
-                failure = failedAttempt(e, deadline, failure);
-                busyForMillis = RETRY_AFTER_FAILURE_MILLIS;
-            }
+            long busyForMillis = attempts.run(() -> tryAcquire(owner, lease, watchdog));
             if (busyForMillis == ACQUIRED) {
                 return true;
             }
-            if (deadline.hasPassed()) {
-                if (failure != null) {
-                    throw failure;
+            if (!listening && attempts.lastSucceeded() && !deadline.hasPassed()) {
+                // Subscribe, then try again at once: a release published before the subscription
+                // was confirmed would otherwise be missed and the wait would last a whole lease.
+                long subscribed = attempts.run(() -> listenForReleases(contention));
+                if (subscribed == 0) {
+                    listening = true;
+                    continue;
                 }
-                return false;
+                busyForMillis = subscribed;
+            }
+            if (deadline.hasPassed()) {
+                return attempts.endOfWait();
             }
             waiting.checkInterrupt();
             contention.awaitWakeUp(seen, waitNanos(deadline, busyForMillis, lease), waiting);
         }
-    }
-
-    /**
-     * A round trip failed while waiting (Redis restarting, a failover, a network blip): with time
-     * left, the waiter asks again shortly instead of giving up; the failure is thrown only if the
-     * wait ends on it.
-     */
-    private LockException failedAttempt(LockException failure, Deadline deadline, LockException previous) {
-        if (deadline.hasPassed()) {
-            throw failure;
-        }
-        if (previous == null) {
-            runtime.log().log(System.Logger.Level.WARNING, "Waiting for " + describe() + ": Redis did not answer ("
-                    + failure.getMessage() + "); asking again every " + RETRY_AFTER_FAILURE_MILLIS + " ms while the wait lasts");
-        }
-        return failure;
     }
 
     private boolean awaitTurnInQueue(LocalContention contention, String owner, long lease, boolean watchdog,
@@ -284,27 +262,17 @@ public final class RedisLock implements DistributedLock, ReleasableByOwner {
         boolean acquired = false;
         try {
             listenForReleases(contention);
-            LockException failure = null;
+            Attempts attempts = new Attempts(deadline);
             while (true) {
                 runtime.checkOpen();
                 long seen = contention.generalWakeUps();
-                long busyForMillis;
-                try {
-                    busyForMillis = tryAcquire(owner, lease, watchdog);
-                    failure = null;
-                } catch (LockException e) {
-                    failure = failedAttempt(e, deadline, failure);
-                    busyForMillis = RETRY_AFTER_FAILURE_MILLIS;
-                }
+                long busyForMillis = attempts.run(() -> tryAcquire(owner, lease, watchdog));
                 if (busyForMillis == ACQUIRED) {
                     acquired = true;
                     return true;
                 }
                 if (deadline.hasPassed()) {
-                    if (failure != null) {
-                        throw failure;
-                    }
-                    return false;
+                    return attempts.endOfWait();
                 }
                 waiting.checkInterrupt();
                 // Ask again before the place in the queue lapses, so that only dead waiters lose theirs.
@@ -316,6 +284,59 @@ public final class RedisLock implements DistributedLock, ReleasableByOwner {
             if (!acquired) {
                 giveUp(owner);
             }
+        }
+    }
+
+    /**
+     * The attempts of one wait. A round trip that fails while time is left (Redis restarting, a
+     * failover, a network blip) is asked again shortly instead of ending the wait; the failure is
+     * thrown only if the wait ends on it.
+     */
+    private final class Attempts {
+        private final Deadline deadline;
+        private LockException failure;
+
+        Attempts(Deadline deadline) {
+            this.deadline = deadline;
+        }
+
+        /**
+         * @return what the attempt answered, or {@link #RETRY_AFTER_FAILURE_MILLIS} when it failed
+         *         with time left
+         * @throws LockException when it failed and the wait is over
+         */
+        long run(LongSupplier attempt) {
+            try {
+                long answer = attempt.getAsLong();
+                failure = null;
+                return answer;
+            } catch (LockException e) {
+                if (deadline.hasPassed()) {
+                    throw e;
+                }
+                if (failure == null) {
+                    runtime.log().log(System.Logger.Level.WARNING, "Waiting for " + describe() + ": Redis did not"
+                            + " answer (" + e.getMessage() + "); asking again every " + RETRY_AFTER_FAILURE_MILLIS
+                            + " ms while the wait lasts");
+                }
+                failure = e;
+                return RETRY_AFTER_FAILURE_MILLIS;
+            }
+        }
+
+        boolean lastSucceeded() {
+            return failure == null;
+        }
+
+        /**
+         * @return false: the lock was not acquired in time
+         * @throws LockException when the wait ended on a failed round trip, not on a busy lock
+         */
+        boolean endOfWait() {
+            if (failure != null) {
+                throw failure;
+            }
+            return false;
         }
     }
 
@@ -340,8 +361,12 @@ public final class RedisLock implements DistributedLock, ReleasableByOwner {
         return Math.min(deadline.remainingNanos(), TimeUnit.MILLISECONDS.toNanos(busyFor));
     }
 
-    private void listenForReleases(LocalContention contention) {
+    /**
+     * @return 0, so that it can run as an attempt
+     */
+    private long listenForReleases(LocalContention contention) {
         runtime.await(contention.listen(runtime.store().channels()), "Subscribing to releases of " + describe());
+        return 0;
     }
 
     /**
