@@ -48,7 +48,7 @@ final class BarChart {
         this.options = options;
         this.machine = machine;
         this.group = group;
-        this.scenarios = Scenario.of(group);
+        this.scenarios = Scenario.of(group).stream().filter(options.scenarios()::contains).toList();
         this.contenders = options.contenders().stream()
                 .filter(contender -> scenarios.stream().anyMatch(contender::measures))
                 .toList();

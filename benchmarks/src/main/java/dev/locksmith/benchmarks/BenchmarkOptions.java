@@ -10,41 +10,49 @@ import java.util.Locale;
 /**
  * The command line of {@link LockBenchmark}.
  *
- * @param warmup      uncounted cycling before each measured window of the reentrant scenarios
- * @param measure     their counted window
- * @param kindsWarmup uncounted cycling before each window of the other lock kinds and RedLock
+ * @param warmup       uncounted cycling of each worker JVM of the reentrant scenarios, once, before
+ *                     its first counted window
+ * @param measure      their counted window
+ * @param kindsWarmup  the same for the other lock kinds and RedLock
  * @param kindsMeasure their counted window
- * @param repetitions how often each contender runs each scenario
- * @param docs        where BENCHMARKS.md and benchmarks.png are written
- * @param contenders  who is measured
- * @param arguments   the arguments as given, for the report
+ * @param repetitions  how often each contender runs each scenario
+ * @param docs         where BENCHMARKS.md and the charts are written
+ * @param contenders   who is measured
+ * @param scenarios    what is measured
+ * @param arguments    the arguments as given, for the report
  */
 record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup, Duration kindsMeasure,
-                        int repetitions, Path docs, List<Contender> contenders, List<String> arguments) {
+                        int repetitions, Path docs, List<Contender> contenders, List<Scenario> scenarios,
+                        List<String> arguments) {
 
     static final String USAGE = """
             Usage: java -jar benchmarks/target/locksmith-benchmarks.jar [options]
-              --warmup SECONDS        uncounted cycling before each window (default 3)
+              --warmup SECONDS        uncounted cycling of each worker JVM, once, before its
+                                      first counted window (default 20)
               --measure SECONDS       counted window of each measurement (default 4)
-              --kinds-warmup SECONDS  the same for fair, read, write, multi and RedLock (default 2)
+              --kinds-warmup SECONDS  the same for fair, read, write, multi and RedLock (default 8)
               --kinds-measure SECONDS their counted window (default 2)
               --repetitions N         measurements per contender and scenario (default 3)
-              --docs DIR              where BENCHMARKS.md and benchmarks.png go (default docs)
-              --contenders A,B        some of locksmith, redisson, raw (default all)""";
+              --docs DIR              where BENCHMARKS.md and the charts go (default docs)
+              --contenders A,B        some of locksmith, redisson, raw (default all)
+              --scenarios A,B         some of uncontended_1, uncontended_8, contended, fair, read,
+                                      write, multi, redlock (default all)""";
 
     /**
      * @throws IllegalArgumentException naming the bad argument, with {@link #USAGE}
      */
     static BenchmarkOptions parse(String... args) {
-        Duration warmup = Duration.ofSeconds(3);
+        // Long enough for the JIT compiler to finish with the hot paths of every contender on 2
+        // busy CPUs: with 3 s, C2 was still compiling Netty's write path well into the counted window.
+        Duration warmup = Duration.ofSeconds(20);
         Duration measure = Duration.ofSeconds(4);
-        // Shorter for the five other kinds: 30 more measurements of about 2 s start-up and stop
-        // each, and the whole default run should stay under 8 minutes on 2 CPUs.
-        Duration kindsWarmup = Duration.ofSeconds(2);
+        // Shorter for the five other kinds, so that the whole default run stays near 10 minutes.
+        Duration kindsWarmup = Duration.ofSeconds(8);
         Duration kindsMeasure = Duration.ofSeconds(2);
         int repetitions = 3;
         Path docs = Path.of("docs");
         List<Contender> contenders = List.of(Contender.values());
+        List<Scenario> scenarios = List.of(Scenario.values());
         for (int i = 0; i < args.length; i += 2) {
             String option = args[i];
             if (i + 1 >= args.length) {
@@ -59,11 +67,12 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
                 case "--repetitions" -> repetitions = (int) positive(option, value, 1);
                 case "--docs" -> docs = Path.of(value);
                 case "--contenders" -> contenders = contenders(value);
+                case "--scenarios" -> scenarios = scenarios(value);
                 default -> throw new IllegalArgumentException("Unknown option " + option + ".\n" + USAGE);
             }
         }
         return new BenchmarkOptions(warmup, measure, kindsWarmup, kindsMeasure, repetitions, docs, contenders,
-                List.of(args));
+                scenarios, List.of(args));
     }
 
     /**
@@ -78,6 +87,13 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
      */
     Duration measure(Scenario.Group group) {
         return group == Scenario.Group.REENTRANT ? measure : kindsMeasure;
+    }
+
+    /**
+     * @return the groups of the scenarios chosen, each with its own chart
+     */
+    List<Scenario.Group> groups() {
+        return scenarios.stream().map(Scenario::group).distinct().toList();
     }
 
     /**
@@ -116,6 +132,19 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("--contenders: '" + name + "' is none of "
                         + Arrays.toString(Contender.values()).toLowerCase(Locale.ROOT) + ".\n" + USAGE, e);
+            }
+        }
+        return List.copyOf(chosen);
+    }
+
+    private static List<Scenario> scenarios(String value) {
+        List<Scenario> chosen = new ArrayList<>();
+        for (String name : value.split(",")) {
+            try {
+                chosen.add(Scenario.valueOf(name.trim().toUpperCase(Locale.ROOT)));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--scenarios: '" + name + "' is none of "
+                        + Arrays.toString(Scenario.values()).toLowerCase(Locale.ROOT) + ".\n" + USAGE, e);
             }
         }
         return List.copyOf(chosen);

@@ -8,10 +8,12 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The main class of a worker JVM: connects one contender, prints {@code READY}, waits for the
- * {@code GO} line of a {@link Window} on standard input, runs the {@link CycleLoop} and prints
- * {@code RESULT cycles violations cpuNanos}, or {@code FAILED reason} and exits with 1. Started by
- * {@link WorkerJvm}; not meant to be run by hand.
+ * The main class of a worker JVM: connects one contender, prints {@code READY}, then for every
+ * {@code GO} line of a {@link Window} on standard input runs the {@link CycleLoop} and prints
+ * {@code RESULT cycles violations cpuNanos}, until its input ends; on a failure it prints
+ * {@code FAILED reason} and exits with 1. One worker serves all windows of its contender in one
+ * scenario, so the JIT compiler warms it up once. Started by {@link WorkerJvm}; not meant to be
+ * run by hand.
  */
 public final class BenchmarkWorker {
     static final String READY = "READY";
@@ -37,24 +39,11 @@ public final class BenchmarkWorker {
                  LockClient client = contender.connect(scenario.servers(), redisUris)) {
                 System.out.println(READY);
                 BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-                String go = in.readLine();
-                if (go == null) {
-                    // The parent went away before the window was set: nothing to measure.
-                    System.exit(1);
+                String go;
+                // The parent closes our input when it needs no more windows.
+                while ((go = in.readLine()) != null) {
+                    runWindow(Window.parse(go), new CycleLoop(client, scenario, run, jvm, probe));
                 }
-                Window window = Window.parse(go);
-                CompletableFuture<Long> cpu = new CompletableFuture<>();
-                Thread cpuClock = new Thread(() -> {
-                    try {
-                        cpu.complete(ProcessCpu.during(window));
-                    } catch (InterruptedException e) {
-                        cpu.complete(-1L);
-                    }
-                }, "bench-cpu-clock");
-                cpuClock.setDaemon(true);
-                cpuClock.start();
-                CycleLoop.Outcome outcome = new CycleLoop(client, scenario, run, jvm, probe).run(window);
-                System.out.println(RESULT + outcome.cycles() + " " + outcome.violations() + " " + cpu.get());
             }
         } catch (Throwable e) {
             System.out.println(FAILED + e);
@@ -63,5 +52,20 @@ public final class BenchmarkWorker {
         }
         // Redisson and Lettuce may leave non-daemon threads behind after closing.
         System.exit(0);
+    }
+
+    private static void runWindow(Window window, CycleLoop loop) throws Exception {
+        CompletableFuture<Long> cpu = new CompletableFuture<>();
+        Thread cpuClock = new Thread(() -> {
+            try {
+                cpu.complete(ProcessCpu.during(window));
+            } catch (InterruptedException e) {
+                cpu.complete(-1L);
+            }
+        }, "bench-cpu-clock");
+        cpuClock.setDaemon(true);
+        cpuClock.start();
+        CycleLoop.Outcome outcome = loop.run(window);
+        System.out.println(RESULT + outcome.cycles() + " " + outcome.violations() + " " + cpu.get());
     }
 }

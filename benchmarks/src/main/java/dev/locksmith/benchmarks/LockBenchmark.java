@@ -12,7 +12,7 @@ import java.util.stream.Stream;
 
 /**
  * Runs the whole benchmark: starts the {@link RedisServers} on free loopback ports, measures
- * every contender in every scenario (repetitions interleaved, so drift hits all alike), prints
+ * every contender in every scenario (see {@link ScenarioRunner}), prints
  * the report and writes {@code BENCHMARKS.md} and one chart per {@link Scenario.Group} into the docs folder.
  * The redis-servers and every worker JVM are stopped at the end, also on failure or Ctrl-C.
  *
@@ -46,25 +46,23 @@ public final class LockBenchmark {
         try (RedisServers redis = RedisServers.start()) {
             MachineInfo machine = MachineInfo.collect(redis.single());
             ScenarioRunner runner = new ScenarioRunner(redis, options, work);
-            for (int repetition = 1; repetition <= options.repetitions(); repetition++) {
-                for (Scenario scenario : Scenario.values()) {
-                    for (Contender contender : options.contenders(scenario)) {
-                        Measurement measurement = runner.run(contender, scenario, repetition);
-                        results.add(measurement);
-                        System.err.printf(Locale.ROOT, "rep %d  %-38s %-16s %9s ops/s  %5.2f calls  cpu us/cycle: server %6.1f"
-                                        + " client %6.1f  violations %d%n",
-                                repetition, scenario.label(), contender.label(), MarkdownReport.ops(measurement.opsPerSecond()),
-                                measurement.commandsPerCycle(), measurement.serverCpuMicrosPerCycle(),
-                                measurement.clientCpuMicrosPerCycle(), measurement.violations());
-                    }
-                }
+            for (Scenario scenario : options.scenarios()) {
+                runner.run(scenario, options.contenders(scenario), measurement -> {
+                    results.add(measurement);
+                    System.err.printf(Locale.ROOT, "rep %d  %-38s %-16s %9s ops/s  %5.2f calls  cpu us/cycle: server %6.1f"
+                                    + " client %6.1f  violations %d%n",
+                            measurement.repetition(), scenario.label(), measurement.contender().label(),
+                            MarkdownReport.ops(measurement.opsPerSecond()), measurement.commandsPerCycle(),
+                            measurement.serverCpuMicrosPerCycle(), measurement.clientCpuMicrosPerCycle(),
+                            measurement.violations());
+                });
             }
             String report = new MarkdownReport(results, machine, options, Duration.between(started, Instant.now())).render();
             System.out.println(report);
             Files.createDirectories(options.docs());
             Files.writeString(options.docs().resolve("BENCHMARKS.md"), report, StandardCharsets.UTF_8);
             System.err.println("Wrote " + options.docs().resolve("BENCHMARKS.md"));
-            for (Scenario.Group group : Scenario.Group.values()) {
+            for (Scenario.Group group : options.groups()) {
                 new BarChart(results, options, machine, group).write(options.docs().resolve(group.chart()));
                 System.err.println("Wrote " + options.docs().resolve(group.chart()));
             }

@@ -37,12 +37,12 @@ final class MarkdownReport {
         md.append("# Benchmarks\n\n");
         md.append("Lock+unlock throughput of Locksmith, Redisson and the raw limit (two EVALSHA round trips per\n")
                 .append("cycle on one Lettuce connection), all against the same local `redis-server`s in one run; the raw\n")
-                .append("limit is measured for the plain reentrant lock only. Every measurement runs in fresh worker JVMs:\n")
-                .append(window(Scenario.Group.REENTRANT)).append(" for the reentrant lock; ").append(window(Scenario.Group.KINDS))
-                .append(" for the other kinds and RedLock (shorter, so the whole run stays near 8 minutes on 2 CPUs).\n")
-                .append("Each contender ran each scenario ").append(times(options.repetitions()))
-                .append(", interleaved. The critical section is empty. The whole run took ").append(minutes(took))
-                .append(".\n\n");
+                .append("limit is measured for the plain reentrant lock only. For each scenario, every contender's worker\n")
+                .append("JVMs start once and cycle uncounted until the JIT compiler has settled (").append(warmups())
+                .append(");\nthen the contenders take turns, ").append(times(options.repetitions()))
+                .append(" each, every turn ").append(ScenarioRunner.LEAD_IN.toSeconds()).append(" s uncounted and ")
+                .append(counted()).append(" counted. The servers are emptied before every turn.\n")
+                .append("The critical section is empty. The whole run took ").append(minutes(took)).append(".\n\n");
         md.append("Produced on ").append(machine.date()).append(" by:\n\n```\n").append(options.command()).append("\n```\n\n");
         md.append("Machine: ").append(machine.processors()).append(" CPUs (").append(machine.cpu()).append("), ")
                 .append(machine.os()).append("; ").append(machine.java()).append("; redis-server ").append(machine.redis())
@@ -50,7 +50,7 @@ final class MarkdownReport {
                 .append("Load average (1 / 5 / 15 min) at the start: ").append(machine.loadAtStart()).append("; at the end: ")
                 .append(MachineInfo.loadAverage()).append(". A load above the CPU count means other processes competed\n")
                 .append("for the CPUs during the run: the absolute numbers are then low and noisy, the interleaved ratios less so.\n\n");
-        for (Scenario.Group group : Scenario.Group.values()) {
+        for (Scenario.Group group : options.groups()) {
             md.append("![").append(group.title()).append("](").append(group.chart()).append(")\n\n");
         }
         throughput(md);
@@ -58,7 +58,7 @@ final class MarkdownReport {
         exclusion(md);
         commands(md);
         md.append("## What each scenario does\n\n");
-        for (Scenario scenario : Scenario.values()) {
+        for (Scenario scenario : options.scenarios()) {
             md.append("- **").append(scenario.label()).append("**: ").append(scenario.description()).append('\n');
         }
         return md.toString();
@@ -73,7 +73,7 @@ final class MarkdownReport {
         md.append("\n|---|");
         options.contenders().forEach(c -> md.append("---:|"));
         md.append('\n');
-        for (Scenario scenario : Scenario.values()) {
+        for (Scenario scenario : options.scenarios()) {
             md.append("| ").append(scenario.label()).append(" |");
             for (Contender contender : options.contenders()) {
                 OptionalDouble median = results.medianOps(contender, scenario);
@@ -94,7 +94,7 @@ final class MarkdownReport {
                 .append("contended, Locksmith >= 1.5 x Redisson. The other kinds and RedLock have no target: their ratio\n")
                 .append("is set beside Redisson's equivalent for comparison. Ratios are of the medians.\n\n");
         md.append("| Scenario | Ratio | Measured | Target | Verdict |\n|---|---|---:|---:|---|\n");
-        for (Scenario scenario : Scenario.values()) {
+        for (Scenario scenario : options.scenarios()) {
             for (Target target : Target.of(scenario)) {
                 OptionalDouble ratio = target.ratio(results);
                 md.append("| ").append(scenario.label()).append(" | Locksmith / ").append(target.baseline().label())
@@ -117,7 +117,7 @@ final class MarkdownReport {
                 .append(results.violations()).append("** in ").append(String.format(Locale.ROOT, "%,d", exclusiveCycles))
                 .append(" counted cycles of exclusive locks")
                 .append(results.violations() == 0 ? "." : " -- THESE NUMBERS ARE OF A BROKEN LOCK.").append("\n\n");
-        for (Scenario scenario : Scenario.values()) {
+        for (Scenario scenario : options.scenarios()) {
             if (scenario.jvms() < 2) {
                 continue;
             }
@@ -144,7 +144,7 @@ final class MarkdownReport {
                 .append(machine.processors()).append(" s / (server + client CPU per cycle).\n\n");
         md.append("| Scenario | Contender | Calls | Script us | Server CPU us | Client CPU us | Calls by command |\n")
                 .append("|---|---|---:|---:|---:|---:|---|\n");
-        for (Scenario scenario : Scenario.values()) {
+        for (Scenario scenario : options.scenarios()) {
             for (Contender contender : options.contenders(scenario)) {
                 List<Measurement> repetitions = results.of(contender, scenario);
                 if (repetitions.isEmpty()) {
@@ -181,8 +181,14 @@ final class MarkdownReport {
         return count == 1 ? "once" : count == 2 ? "twice" : count + " times";
     }
 
-    private String window(Scenario.Group group) {
-        return options.warmup(group).toSeconds() + " s warm-up, then " + options.measure(group).toSeconds() + " s counted";
+    private String warmups() {
+        return options.warmup(Scenario.Group.REENTRANT).toSeconds() + " s for the reentrant lock, "
+                + options.warmup(Scenario.Group.KINDS).toSeconds() + " s for the other kinds and RedLock";
+    }
+
+    private String counted() {
+        return options.measure(Scenario.Group.REENTRANT).toSeconds() + " s (reentrant) or "
+                + options.measure(Scenario.Group.KINDS).toSeconds() + " s (other kinds)";
     }
 
     private static String minutes(Duration duration) {

@@ -7,20 +7,27 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
- * Takes one measurement: empties the scenario's servers, starts its worker JVMs for one
- * contender, sets them all the same window, reads the servers' command counters over the counted
- * part, and stops the workers, also when something fails.
+ * Measures one scenario for several contenders. Each contender's worker JVMs start once and warm
+ * up once (the JIT compiler settles), then the repetitions take turns between the contenders,
+ * so that drift on the machine hits all alike. Before every window the scenario's servers are
+ * emptied; over its counted part the servers' command counters are read. The workers are stopped
+ * at the end, also when something fails.
  */
 final class ScenarioRunner {
     private static final Duration STARTUP = Duration.ofSeconds(60);
     private static final Duration FINISH = Duration.ofSeconds(90);
     /** Time for the GO line to reach every worker before the window opens. */
     private static final long START_DELAY_MILLIS = 300;
+    /** Uncounted cycling before each counted window of a warm worker: refills caches and pools. */
+    static final Duration LEAD_IN = Duration.ofSeconds(1);
 
     private final RedisServers servers;
     private final BenchmarkOptions options;
@@ -36,50 +43,77 @@ final class ScenarioRunner {
     }
 
     /**
-     * @return the measurement
+     * @param measured called with each measurement as soon as it is taken
      * @throws IllegalStateException if a worker JVM failed, with its output
      */
-    Measurement run(Contender contender, Scenario scenario, int repetition) throws InterruptedException {
-        String run = (contender + "-" + scenario + "-" + repetition).toLowerCase(Locale.ROOT);
-        Path occupancy = workDirectory.resolve(run + ".occupancy");
+    void run(Scenario scenario, List<Contender> contenders, Consumer<Measurement> measured) throws InterruptedException {
         List<RedisNode> redis = servers.of(scenario.servers());
-        redis.forEach(node -> node.command("FLUSHALL"));
         String redisUris = redis.stream().map(RedisNode::uri).collect(Collectors.joining(","));
-        List<WorkerJvm> workers = new ArrayList<>();
+        Map<Contender, List<WorkerJvm>> workers = new EnumMap<>(Contender.class);
+        List<Path> occupancyFiles = new ArrayList<>();
         try {
-            for (int jvm = 0; jvm < scenario.jvms(); jvm++) {
-                workers.add(WorkerJvm.start(List.of(contender.name(), scenario.name(), run, Integer.toString(jvm),
-                        occupancy.toString(), redisUris)));
+            for (Contender contender : contenders) {
+                String run = (contender + "-" + scenario).toLowerCase(Locale.ROOT);
+                Path occupancy = workDirectory.resolve(run + ".occupancy");
+                occupancyFiles.add(occupancy);
+                List<WorkerJvm> jvms = new ArrayList<>();
+                workers.put(contender, jvms);
+                for (int jvm = 0; jvm < scenario.jvms(); jvm++) {
+                    jvms.add(WorkerJvm.start(List.of(contender.name(), scenario.name(), run, Integer.toString(jvm),
+                            occupancy.toString(), redisUris)));
+                }
+                for (WorkerJvm worker : jvms) {
+                    worker.await(BenchmarkWorker.READY, STARTUP);
+                }
             }
-            for (WorkerJvm worker : workers) {
-                worker.await(BenchmarkWorker.READY, STARTUP);
+            for (Contender contender : contenders) {
+                window(workers.get(contender), redis, options.warmup(scenario.group()), Duration.ZERO);
             }
-            Window window = Window.startingIn(START_DELAY_MILLIS, options.warmup(scenario.group()).toMillis(),
-                    options.measure(scenario.group()).toMillis());
-            workers.forEach(worker -> worker.send(window.toLine()));
-            Window.sleepUntil(window.measureFrom());
-            long[] serverCpu = CommandStats.reset(redis);
-            Window.sleepUntil(window.measureUntil());
-            CommandStats commands = CommandStats.read(redis, serverCpu);
-            List<Long> cycles = new ArrayList<>();
-            long violations = 0;
-            long clientCpuNanos = 0;
-            for (WorkerJvm worker : workers) {
-                String[] result = worker.await(BenchmarkWorker.RESULT, FINISH).split(" ");
-                cycles.add(Long.parseLong(result[1]));
-                violations += Long.parseLong(result[2]);
-                long cpu = Long.parseLong(result[3]);
-                clientCpuNanos = clientCpuNanos < 0 || cpu < 0 ? -1 : clientCpuNanos + cpu;
+            for (int repetition = 1; repetition <= options.repetitions(); repetition++) {
+                for (Contender contender : contenders) {
+                    Duration measure = options.measure(scenario.group());
+                    Counted counted = window(workers.get(contender), redis, LEAD_IN, measure);
+                    measured.accept(new Measurement(contender, scenario, repetition, measure.toMillis() / 1000.0,
+                            counted.cycles(), counted.violations(), counted.clientCpuNanos(), counted.commands()));
+                }
             }
-            return new Measurement(contender, scenario, repetition, window.measuredSeconds(), cycles, violations,
-                    clientCpuNanos, commands);
         } finally {
-            workers.forEach(WorkerJvm::close);
-            try {
-                Files.deleteIfExists(occupancy);
-            } catch (IOException e) {
-                throw new UncheckedIOException("Could not delete " + occupancy, e);
+            workers.values().forEach(jvms -> jvms.forEach(WorkerJvm::close));
+            for (Path occupancy : occupancyFiles) {
+                try {
+                    Files.deleteIfExists(occupancy);
+                } catch (IOException e) {
+                    throw new UncheckedIOException("Could not delete " + occupancy, e);
+                }
             }
         }
+    }
+
+    private record Counted(List<Long> cycles, long violations, long clientCpuNanos, CommandStats commands) {
+    }
+
+    /**
+     * Runs one window on every worker of one contender, on emptied servers.
+     */
+    private Counted window(List<WorkerJvm> workers, List<RedisNode> redis, Duration uncounted, Duration counted)
+            throws InterruptedException {
+        redis.forEach(node -> node.command("FLUSHALL"));
+        Window window = Window.startingIn(START_DELAY_MILLIS, uncounted.toMillis(), counted.toMillis());
+        workers.forEach(worker -> worker.send(window.toLine()));
+        Window.sleepUntil(window.measureFrom());
+        long[] serverCpu = CommandStats.reset(redis);
+        Window.sleepUntil(window.measureUntil());
+        CommandStats commands = CommandStats.read(redis, serverCpu);
+        List<Long> cycles = new ArrayList<>();
+        long violations = 0;
+        long clientCpuNanos = 0;
+        for (WorkerJvm worker : workers) {
+            String[] result = worker.await(BenchmarkWorker.RESULT, FINISH).split(" ");
+            cycles.add(Long.parseLong(result[1]));
+            violations += Long.parseLong(result[2]);
+            long cpu = Long.parseLong(result[3]);
+            clientCpuNanos = clientCpuNanos < 0 || cpu < 0 ? -1 : clientCpuNanos + cpu;
+        }
+        return new Counted(cycles, violations, clientCpuNanos, commands);
     }
 }
