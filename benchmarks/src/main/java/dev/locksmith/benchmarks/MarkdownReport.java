@@ -133,7 +133,7 @@ final class MarkdownReport {
 
     private void commands(StringBuilder md) {
         md.append("## Where the time goes, per cycle\n\n");
-        md.append("Over the counted window of the first repetition, divided by the cycles counted. *Calls* are from\n")
+        md.append("Over the counted window of the median repetition, divided by the cycles counted. *Calls* are from\n")
                 .append("`INFO commandstats`, which counts the commands a script runs as well as the script call, so\n")
                 .append("client round trips are the `evalsha`/`eval` calls plus any command not run by a script.\n")
                 .append("*Script us* is the time Redis spent inside `evalsha`/`eval` (their commands included).\n")
@@ -141,24 +141,33 @@ final class MarkdownReport {
                 .append("*client CPU* is all threads of the worker JVM(s). RedLock sums calls and server CPU over its three\n")
                 .append("masters. With ").append(machine.processors())
                 .append(" CPUs shared by both, a CPU-bound scenario cannot exceed\n")
-                .append(machine.processors()).append(" s / (server + client CPU per cycle).\n\n");
-        md.append("| Scenario | Contender | Calls | Script us | Server CPU us | Client CPU us | Calls by command |\n")
-                .append("|---|---|---:|---:|---:|---:|---|\n");
+                .append(machine.processors()).append(" s / (server + client CPU per cycle): the *CPU ceiling*, in cycles per second.\n\n");
+        md.append("| Scenario | Contender | Calls | Script us | Server CPU us | Client CPU us | CPU ceiling | Calls by command |\n")
+                .append("|---|---|---:|---:|---:|---:|---:|---|\n");
         for (Scenario scenario : options.scenarios()) {
             for (Contender contender : options.contenders(scenario)) {
                 List<Measurement> repetitions = results.of(contender, scenario);
                 if (repetitions.isEmpty()) {
                     continue;
                 }
-                Measurement first = repetitions.get(0);
+                Measurement median = median(repetitions);
+                double cpuMicros = median.serverCpuMicrosPerCycle() + median.clientCpuMicrosPerCycle();
                 md.append("| ").append(scenario.label()).append(" | ").append(contender.label()).append(" | ")
-                        .append(decimal(first.commandsPerCycle())).append(" | ").append(decimal(first.scriptMicrosPerCycle()))
-                        .append(" | ").append(decimal(first.serverCpuMicrosPerCycle()))
-                        .append(" | ").append(decimal(first.clientCpuMicrosPerCycle()))
-                        .append(" | ").append(breakdown(first)).append(" |\n");
+                        .append(decimal(median.commandsPerCycle())).append(" | ").append(decimal(median.scriptMicrosPerCycle()))
+                        .append(" | ").append(decimal(median.serverCpuMicrosPerCycle()))
+                        .append(" | ").append(decimal(median.clientCpuMicrosPerCycle()))
+                        .append(" | ").append(Double.isNaN(cpuMicros) ? "n/a" : ops(machine.processors() * 1e6 / cpuMicros))
+                        .append(" | ").append(breakdown(median)).append(" |\n");
             }
         }
         md.append('\n');
+    }
+
+    private static Measurement median(List<Measurement> repetitions) {
+        List<Measurement> byThroughput = repetitions.stream()
+                .sorted(Comparator.comparingDouble(Measurement::opsPerSecond))
+                .toList();
+        return byThroughput.get((byThroughput.size() - 1) / 2);
     }
 
     private static String breakdown(Measurement measurement) {
