@@ -66,8 +66,8 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
                 case "--kinds-measure" -> kindsMeasure = Duration.ofSeconds(positive(option, value, 1));
                 case "--repetitions" -> repetitions = (int) positive(option, value, 1);
                 case "--docs" -> docs = Path.of(value);
-                case "--contenders" -> contenders = contenders(value);
-                case "--scenarios" -> scenarios = scenarios(value);
+                case "--contenders" -> contenders = named(Contender.class, option, value);
+                case "--scenarios" -> scenarios = named(Scenario.class, option, value);
                 default -> throw new IllegalArgumentException("Unknown option " + option + ".\n" + USAGE);
             }
         }
@@ -124,27 +124,18 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
         throw new IllegalArgumentException(option + " " + value + " is not a whole number >= " + minimum + ".\n" + USAGE);
     }
 
-    private static List<Contender> contenders(String value) {
-        List<Contender> chosen = new ArrayList<>();
+    /**
+     * @return the constants of {@code type} named in the comma-separated {@code value}, in any case
+     * @throws IllegalArgumentException naming {@code option} and the unknown name
+     */
+    private static <E extends Enum<E>> List<E> named(Class<E> type, String option, String value) {
+        List<E> chosen = new ArrayList<>();
         for (String name : value.split(",")) {
             try {
-                chosen.add(Contender.valueOf(name.trim().toUpperCase(Locale.ROOT)));
+                chosen.add(Enum.valueOf(type, name.trim().toUpperCase(Locale.ROOT)));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("--contenders: '" + name + "' is none of "
-                        + Arrays.toString(Contender.values()).toLowerCase(Locale.ROOT) + ".\n" + USAGE, e);
-            }
-        }
-        return List.copyOf(chosen);
-    }
-
-    private static List<Scenario> scenarios(String value) {
-        List<Scenario> chosen = new ArrayList<>();
-        for (String name : value.split(",")) {
-            try {
-                chosen.add(Scenario.valueOf(name.trim().toUpperCase(Locale.ROOT)));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("--scenarios: '" + name + "' is none of "
-                        + Arrays.toString(Scenario.values()).toLowerCase(Locale.ROOT) + ".\n" + USAGE, e);
+                throw new IllegalArgumentException(option + ": '" + name + "' is none of "
+                        + Arrays.toString(type.getEnumConstants()).toLowerCase(Locale.ROOT) + ".\n" + USAGE, e);
             }
         }
         return List.copyOf(chosen);

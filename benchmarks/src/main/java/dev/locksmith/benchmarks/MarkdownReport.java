@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.stream.Collectors;
 
@@ -146,11 +147,11 @@ final class MarkdownReport {
                 .append("|---|---|---:|---:|---:|---:|---:|---|\n");
         for (Scenario scenario : options.scenarios()) {
             for (Contender contender : options.contenders(scenario)) {
-                List<Measurement> repetitions = results.of(contender, scenario);
-                if (repetitions.isEmpty()) {
+                Optional<Measurement> typical = results.medianRepetition(contender, scenario);
+                if (typical.isEmpty()) {
                     continue;
                 }
-                Measurement median = median(repetitions);
+                Measurement median = typical.get();
                 double cpuMicros = median.serverCpuMicrosPerCycle() + median.clientCpuMicrosPerCycle();
                 md.append("| ").append(scenario.label()).append(" | ").append(contender.label()).append(" | ")
                         .append(decimal(median.commandsPerCycle())).append(" | ").append(decimal(median.scriptMicrosPerCycle()))
@@ -161,13 +162,6 @@ final class MarkdownReport {
             }
         }
         md.append('\n');
-    }
-
-    private static Measurement median(List<Measurement> repetitions) {
-        List<Measurement> byThroughput = repetitions.stream()
-                .sorted(Comparator.comparingDouble(Measurement::opsPerSecond))
-                .toList();
-        return byThroughput.get((byThroughput.size() - 1) / 2);
     }
 
     private static String breakdown(Measurement measurement) {

@@ -1,7 +1,9 @@
 package dev.locksmith.benchmarks;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
@@ -40,6 +42,17 @@ final class Results {
         }
         int middle = ops.length / 2;
         return OptionalDouble.of(ops.length % 2 == 1 ? ops[middle] : (ops[middle - 1] + ops[middle]) / 2);
+    }
+
+    /**
+     * @return the repetition whose throughput is the median (the slower middle one of an even
+     *         number), empty when that pair was not measured
+     */
+    Optional<Measurement> medianRepetition(Contender contender, Scenario scenario) {
+        List<Measurement> byThroughput = of(contender, scenario).stream()
+                .sorted(Comparator.comparingDouble(Measurement::opsPerSecond))
+                .toList();
+        return byThroughput.isEmpty() ? Optional.empty() : Optional.of(byThroughput.get((byThroughput.size() - 1) / 2));
     }
 
     /**
