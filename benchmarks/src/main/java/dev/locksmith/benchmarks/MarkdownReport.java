@@ -2,7 +2,6 @@ package dev.locksmith.benchmarks;
 
 import java.time.Duration;
 import java.util.Comparator;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
