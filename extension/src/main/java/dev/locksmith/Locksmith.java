@@ -2,9 +2,11 @@ package dev.locksmith;
 
 import dev.locksmith.internal.lock.DefaultLockManager;
 import dev.locksmith.internal.lock.LockSettings;
+import dev.locksmith.internal.lock.TimeLimits;
 import dev.locksmith.internal.redis.RedisUris;
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 
 /**
  * Builds a {@link LockManager} in plain Java (Java SE, tests, code outside CDI). In a CDI
@@ -43,6 +45,7 @@ public final class Locksmith {
         private Duration syncTimeout = Duration.ofMillis(100);
         private Duration commandTimeout = Duration.ofSeconds(5);
         private ScheduledExecutorService watchdogScheduler;
+        private ThreadFactory threadFactory;
 
         private Builder() {
         }
@@ -122,6 +125,17 @@ public final class Locksmith {
         }
 
         /**
+         * @param factory where the threads of Redis I/O and events come from, typically the
+         *                container's {@code ManagedThreadFactory} so the server knows and manages
+         *                them; null (the default) lets the Redis client make its own daemon threads
+         * @return this builder
+         */
+        public Builder threadFactory(ThreadFactory factory) {
+            this.threadFactory = factory;
+            return this;
+        }
+
+        /**
          * Checks every setting and connects to Redis.
          *
          * @return a connected manager; close it when done
@@ -141,17 +155,20 @@ public final class Locksmith {
                         + " '{' or '}' (Locksmith puts each lock name in braces to keep its keys in one cluster slot)");
             }
             requireAtLeast("Lease time", leaseTime, Duration.ofMillis(100), "leaseTime(Duration.ofSeconds(30))");
+            TimeLimits.requireAtMostMax("Lease time", leaseTime, "leaseTime(Duration)");
             requireAtLeast("Command timeout", commandTimeout, Duration.ofMillis(1), "commandTimeout(Duration.ofSeconds(5))");
+            TimeLimits.requireAtMostMax("Command timeout", commandTimeout, "commandTimeout(Duration)");
             if (syncReplicas < 0) {
                 throw new IllegalArgumentException("Sync replicas " + syncReplicas + " is negative; use 0 to turn"
                         + " replica acknowledgement off, or the number of replicas that must confirm an acquisition");
             }
             if (syncReplicas > 0) {
                 requireAtLeast("Sync timeout", syncTimeout, Duration.ofMillis(1), "syncReplicas(1, Duration.ofMillis(100))");
+                TimeLimits.requireAtMostMax("Sync timeout", syncTimeout, "syncReplicas(int, Duration)");
             }
             var uris = RedisUris.parse(redisUri, mode);
-            return new DefaultLockManager(new LockSettings(uris, mode, keyPrefix, leaseTime, commandTimeout,
-                    syncReplicas, syncTimeout == null ? Duration.ZERO : syncTimeout, watchdogScheduler));
+            return DefaultLockManager.connect(new LockSettings(uris, mode, keyPrefix, leaseTime, commandTimeout,
+                    syncReplicas, syncTimeout == null ? Duration.ZERO : syncTimeout, watchdogScheduler, threadFactory));
         }
 
         private static void requireAtLeast(String what, Duration value, Duration minimum, String example) {

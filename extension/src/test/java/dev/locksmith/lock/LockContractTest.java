@@ -260,7 +260,7 @@ abstract class LockContractTest {
 
         lockOf(manager(), "vanishing").forceUnlock();
         Await.until("the watchdog noticed the loss", Duration.ofSeconds(5),
-                () -> locks.runtime().renewer().trackedCount() == 0);
+                () -> locks.statistics().renewed() == 0);
 
         assertThatThrownBy(lock::fencingToken).isInstanceOf(LockLostException.class);
         assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class).hasMessageContaining("vanishing");
@@ -314,8 +314,8 @@ abstract class LockContractTest {
             worker.get(2, TimeUnit.MINUTES);
         }
 
-        assertThat(locks.runtime().waitingState()).isEqualTo("channels=0, contended names=0, holds=0, renewed=0");
-        assertThat(rivals.runtime().waitingState()).isEqualTo("channels=0, contended names=0, holds=0, renewed=0");
+        assertThat(locks.statistics().toString()).isEqualTo("channels=0, contended names=0, holds=0, renewed=0");
+        assertThat(rivals.statistics().toString()).isEqualTo("channels=0, contended names=0, holds=0, renewed=0");
         Await.until("no channel is subscribed", Duration.ofSeconds(5),
                 () -> ((List<?>) RespClient.call(redis.node().port(), "PUBSUB", "CHANNELS")).isEmpty());
         assertThat(redis.lockStateLeftBehind(5_000)).isEmpty();

@@ -101,7 +101,7 @@ class RedLockTest {
         masters.get(1).kill();
         masters.get(2).kill();
         Await.until("the watchdog noticed it keeps only one master", Duration.ofSeconds(10),
-                () -> locks.runtime().renewer().trackedCount() == 0);
+                () -> locks.statistics().renewed() == 0);
 
         assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class);
     }

@@ -44,7 +44,7 @@ class RedisFailureTest {
             assertThatThrownBy(() -> lock.tryLock(1, TimeUnit.SECONDS))
                     .isInstanceOf(LockException.class).hasMessageContaining("'fragile'")
                     .satisfies(e -> assertThat(e.getCause()).as("the Redis client's error").isNotNull());
-            assertThat(locks.runtime().waitingState()).contains("holds=0");
+            assertThat(locks.statistics().toString()).contains("holds=0");
         }
     }
 

@@ -40,7 +40,7 @@ final class LockManagerLifecycle {
         ScheduledExecutorService scheduler = WatchdogSchedulerLookup.find(settings.executor(), beanManager);
         DefaultLockManager manager = (DefaultLockManager) settings.builder().watchdogScheduler(scheduler).build();
         if (jtaAvailable()) {
-            UnlockDeferral deferral = ReleaseAfterCompletion.create(manager.runtime(),
+            UnlockDeferral deferral = ReleaseAfterCompletion.create(manager.leases(),
                     type -> ContainerBeans.find(beanManager, type));
             manager.deferUnlocksWith(deferral);
             unlockDeferral = deferral;

@@ -1,19 +1,19 @@
 package dev.locksmith.internal.cdi;
 
 import dev.locksmith.DistributedLock;
-import dev.locksmith.LockException;
 import dev.locksmith.LockManager;
 import dev.locksmith.LockTimeoutException;
+import dev.locksmith.internal.lock.GuardedCall;
 import dev.locksmith.internal.lock.UnlockDeferral;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * Runs one call of a {@code @Locked} method: takes the lock its operation names, runs the call,
- * and releases the lock when the call ends, or hands the release to the current transaction.
+ * Runs one call of a {@code @Locked} method on the library's one guarded-call path
+ * ({@link GuardedCall}), and remembers, per thread, which {@code @Locked} calls are running, for
+ * {@link LockedTransactionGuard}.
  */
 final class LockedCall {
     /** The locks of the {@code @Locked} calls running on this thread, innermost first. */
@@ -43,26 +43,16 @@ final class LockedCall {
      */
     static Object run(LockManager locks, Supplier<UnlockDeferral> deferral, LockedOperation operation, Object[] arguments,
                       Callable<Object> call) throws Exception {
-        String name = operation.lockName(arguments);
-        DistributedLock lock = lockOf(locks, operation, name);
-        acquire(lock, operation, name);
-        Object result;
-        enter(lock);
-        try {
-            result = call.call();
-        } catch (Throwable failure) {
-            leave();
+        DistributedLock lock = lockOf(locks, operation, operation.lockName(arguments));
+        GuardedCall guarded = new GuardedCall(lock, operation.waitTime(), operation.leaseTime(), operation.where());
+        return guarded.call(new LazyDeferral(deferral), () -> {
+            enter(lock);
             try {
-                release(lock, deferral);
-            } catch (RuntimeException releaseFailure) {
-                failure.addSuppressed(releaseFailure);
+                return call.call();
+            } finally {
+                leave();
             }
-            throw failure;
-        }
-        leave();
-        // A lost lock surfaces here (LockLostException): the caller's work was not protected.
-        release(lock, deferral);
-        return result;
+        });
     }
 
     private static void enter(DistributedLock lock) {
@@ -92,29 +82,14 @@ final class LockedCall {
         };
     }
 
-    private static void acquire(DistributedLock lock, LockedOperation operation, String name) {
-        boolean acquired;
-        long waitNanos = operation.waitTime().toNanos();
-        try {
-            acquired = operation.leaseTime() == null
-                    ? lock.tryLock(waitNanos, TimeUnit.NANOSECONDS)
-                    : lock.tryLock(waitNanos, operation.leaseTime().toNanos(), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LockException(operation.where() + ": interrupted while waiting for lock '" + name + "'", e);
-        } catch (IllegalMonitorStateException e) {
-            // A read-to-write upgrade, refused at once by the lock: say which method asked.
-            throw new IllegalMonitorStateException(operation.where() + ": " + e.getMessage());
-        }
-        if (!acquired) {
-            throw new LockTimeoutException("Lock '" + name + "' was not acquired within "
-                    + Durations.format(operation.waitTime()) + " (" + operation.where() + ")");
-        }
-    }
-
-    private static void release(DistributedLock lock, Supplier<UnlockDeferral> deferral) {
-        if (!deferral.get().defer(lock)) {
-            lock.unlock();
+    /**
+     * Asks for the deferral only at release time: the manager bean, which wires it, is created on
+     * first use, which may be this very call.
+     */
+    private record LazyDeferral(Supplier<UnlockDeferral> current) implements UnlockDeferral {
+        @Override
+        public boolean defer(DistributedLock lock) {
+            return current.get().defer(lock);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.locksmith.internal.cdi;
 
+import dev.locksmith.internal.lock.Durations;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locked;
 import jakarta.annotation.PostConstruct;

@@ -1,5 +1,6 @@
 package dev.locksmith.internal.cdi;
 
+import dev.locksmith.internal.lock.Durations;
 import dev.locksmith.Locksmith;
 import dev.locksmith.RedisMode;
 import dev.locksmith.internal.redis.RedisUris;

@@ -40,7 +40,7 @@ final class RedisReadinessCheck implements HealthCheck {
                 bean.get().getLock(NAME);
                 manager = lifecycle.current();
             }
-            String redis = manager.runtime().checkReachable(PATIENCE);
+            String redis = manager.checkReachable(PATIENCE);
             return new HealthCheckResponse(NAME, Status.UP, Optional.of(Map.of("redis", redis)));
         } catch (RuntimeException e) {
             // The constructor, not HealthCheckResponse.named(): it needs no implementation's provider.

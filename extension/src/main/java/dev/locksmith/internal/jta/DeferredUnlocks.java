@@ -2,8 +2,8 @@ package dev.locksmith.internal.jta;
 
 import dev.locksmith.LockException;
 import dev.locksmith.LockLostException;
-import dev.locksmith.internal.lock.Hold;
-import dev.locksmith.internal.lock.LockRuntime;
+import dev.locksmith.internal.lease.Hold;
+import dev.locksmith.internal.lease.LeaseKeeper;
 import dev.locksmith.internal.lock.ReleasableByOwner;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
@@ -26,16 +26,16 @@ import java.util.stream.Collectors;
 final class DeferredUnlocks implements Synchronization {
     private static final Logger LOG = System.getLogger(DeferredUnlocks.class.getName());
 
-    private final LockRuntime runtime;
+    private final LeaseKeeper leases;
     private final TransactionSynchronizationRegistry registry;
     private final Map<Hold, Owed> owed = new IdentityHashMap<>();
 
     /**
-     * @param runtime  the runtime the holds belong to
+     * @param leases   the holds' keeper
      * @param registry the registry, looked up on the business thread; used in beforeCompletion only
      */
-    DeferredUnlocks(LockRuntime runtime, TransactionSynchronizationRegistry registry) {
-        this.runtime = runtime;
+    DeferredUnlocks(LeaseKeeper leases, TransactionSynchronizationRegistry registry) {
+        this.leases = leases;
         this.registry = registry;
     }
 
@@ -63,7 +63,7 @@ final class DeferredUnlocks implements Synchronization {
         }
         List<Hold> lost;
         try {
-            lost = runtime.confirmAndExtend(holds);
+            lost = leases.confirmAndExtend(holds);
         } catch (RuntimeException e) {
             markRollbackOnly();
             throw new LockException("Could not confirm lock(s) " + names(holds) + " before commit, so the transaction"
@@ -103,6 +103,15 @@ final class DeferredUnlocks implements Synchronization {
         try {
             for (int i = 0; i < owed.releases; i++) {
                 owed.lock.release(hold);
+            }
+        } catch (LockLostException e) {
+            // Nothing of ours is left to release: the lock is free or someone else's by now.
+            if (status == Status.STATUS_COMMITTED) {
+                LOG.log(Level.WARNING, "Lock '" + hold.name() + "' was lost after it was confirmed before the commit"
+                        + " and before its release: " + e.getMessage());
+            } else {
+                LOG.log(Level.INFO, "Lock '" + hold.name() + "' was lost before the transaction rolled back; nothing"
+                        + " of the transaction was committed, and nothing is left to release");
             }
         } catch (RuntimeException e) {
             // afterCompletion must not throw: the outcome is decided, and a server may log and

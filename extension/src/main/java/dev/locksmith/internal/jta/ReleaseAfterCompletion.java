@@ -1,8 +1,8 @@
 package dev.locksmith.internal.jta;
 
 import dev.locksmith.DistributedLock;
-import dev.locksmith.internal.lock.Hold;
-import dev.locksmith.internal.lock.LockRuntime;
+import dev.locksmith.internal.lease.Hold;
+import dev.locksmith.internal.lease.LeaseKeeper;
 import dev.locksmith.internal.lock.ReleasableByOwner;
 import dev.locksmith.internal.lock.UnlockDeferral;
 import jakarta.transaction.Status;
@@ -18,22 +18,22 @@ import java.util.function.Function;
 public final class ReleaseAfterCompletion implements UnlockDeferral {
     private static final Logger LOG = System.getLogger(ReleaseAfterCompletion.class.getName());
 
-    private final LockRuntime runtime;
+    private final LeaseKeeper leases;
     private final TransactionRegistryLookup registries;
 
-    private ReleaseAfterCompletion(LockRuntime runtime, TransactionRegistryLookup registries) {
-        this.runtime = runtime;
+    private ReleaseAfterCompletion(LeaseKeeper leases, TransactionRegistryLookup registries) {
+        this.leases = leases;
         this.registries = registries;
     }
 
     /**
-     * @param runtime       the manager's runtime, whose holds are confirmed before commit
+     * @param leases         the manager's holds, confirmed before commit
      * @param containerBeans finds the one container bean of a type, or null; asked for the registry
      *                       when JNDI has none
      * @return the deferral to set on the manager
      */
-    public static ReleaseAfterCompletion create(LockRuntime runtime, Function<Class<?>, Object> containerBeans) {
-        return new ReleaseAfterCompletion(runtime, new TransactionRegistryLookup(
+    public static ReleaseAfterCompletion create(LeaseKeeper leases, Function<Class<?>, Object> containerBeans) {
+        return new ReleaseAfterCompletion(leases, new TransactionRegistryLookup(
                 () -> (TransactionSynchronizationRegistry) containerBeans.apply(TransactionSynchronizationRegistry.class)));
     }
 
@@ -88,7 +88,7 @@ public final class ReleaseAfterCompletion implements UnlockDeferral {
     private DeferredUnlocks deferredUnlocks(TransactionSynchronizationRegistry registry) {
         DeferredUnlocks deferred = (DeferredUnlocks) registry.getResource(this);
         if (deferred == null) {
-            deferred = new DeferredUnlocks(runtime, registry);
+            deferred = new DeferredUnlocks(leases, registry);
             registry.registerInterposedSynchronization(deferred);
             registry.putResource(this, deferred);
         }

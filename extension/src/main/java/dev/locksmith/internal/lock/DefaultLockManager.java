@@ -2,35 +2,97 @@ package dev.locksmith.internal.lock;
 
 import dev.locksmith.DistributedLock;
 import dev.locksmith.DistributedReadWriteLock;
+import dev.locksmith.LockException;
 import dev.locksmith.LockManager;
-import dev.locksmith.LockTimeoutException;
+import dev.locksmith.internal.lease.LeaseKeeper;
+import dev.locksmith.internal.redis.RedisResources;
+import dev.locksmith.internal.store.LockStore;
+import dev.locksmith.internal.store.RedisReplies;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
- * The {@link LockManager} behind {@link dev.locksmith.Locksmith#builder()}: hands out lock views
- * over one shared {@link LockRuntime}.
+ * The {@link LockManager} behind {@link dev.locksmith.Locksmith#builder()}: connects, wires the
+ * parts every lock of the manager shares, and hands out lock views over them.
  */
 public final class DefaultLockManager implements LockManager {
-    private final LockRuntime runtime;
+    private static final Logger LOG = System.getLogger(DefaultLockManager.class.getName());
+
+    private final RedisResources resources;
+    private final ScheduledExecutorService privateScheduler;
+    private final LockContext context;
     private volatile UnlockDeferral unlockDeferral = UnlockDeferral.NONE;
 
-    /**
-     * Connects to Redis and starts the watchdog.
-     *
-     * @param settings validated settings
-     */
-    public DefaultLockManager(LockSettings settings) {
-        this.runtime = new LockRuntime(settings);
+    private DefaultLockManager(RedisResources resources, ScheduledExecutorService privateScheduler,
+                               LockContext context) {
+        this.resources = resources;
+        this.privateScheduler = privateScheduler;
+        this.context = context;
     }
 
     /**
-     * @return the shared runtime, for the CDI and transaction support
+     * Connects to Redis and starts the watchdog. Whatever it opened is closed again when it fails.
+     *
+     * @param settings validated settings
+     * @return the connected manager
+     * @throws LockException if Redis cannot be reached
      */
-    public LockRuntime runtime() {
-        return runtime;
+    public static DefaultLockManager connect(LockSettings settings) {
+        RedisResources resources = RedisResources.create(settings.threadFactory());
+        LockStore store = null;
+        ScheduledExecutorService privateScheduler = null;
+        try {
+            store = LockStore.connect(resources, settings.mode(), settings.uris(), settings.commandTimeout(),
+                    settings.lease());
+            ScheduledExecutorService scheduler = settings.watchdogScheduler();
+            if (scheduler == null) {
+                privateScheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
+                    Thread thread = new Thread(runnable, "locksmith-watchdog");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+                scheduler = privateScheduler;
+            }
+            RedisReplies replies = new RedisReplies(settings.commandTimeout());
+            LeaseKeeper leases = new LeaseKeeper(store, replies, scheduler, System::nanoTime, settings.lease());
+            LockContext context = new LockContext(settings, store, replies, leases, new ContentionRegistry(),
+                    new OwnerIds(), new ManagerState());
+            LOG.log(Level.INFO, "Locksmith connected to " + store.description() + "; the watchdog runs on "
+                    + (privateScheduler != null ? "a private daemon scheduler" : "the container's scheduler " + scheduler));
+            return new DefaultLockManager(resources, privateScheduler, context);
+        } catch (RuntimeException e) {
+            if (privateScheduler != null) {
+                privateScheduler.shutdownNow();
+            }
+            if (store != null) {
+                closeQuietly(store, e);
+            }
+            closeQuietly(resources, e);
+            throw e;
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable closeable, RuntimeException failure) {
+        try {
+            closeable.close();
+        } catch (Exception e) {
+            failure.addSuppressed(e);
+        }
+    }
+
+    /**
+     * @return the holds of this manager, which the transaction support confirms before commit
+     */
+    public LeaseKeeper leases() {
+        return context.leases();
     }
 
     /**
@@ -45,52 +107,86 @@ public final class DefaultLockManager implements LockManager {
 
     @Override
     public DistributedLock getLock(String name) {
-        runtime.checkOpen();
-        return new RedisLock(name, ExclusiveKind.INSTANCE, runtime);
+        context.state().checkOpen();
+        return new RedisLock(name, ExclusiveKind.INSTANCE, context);
     }
 
     @Override
     public DistributedLock getFairLock(String name) {
-        runtime.checkOpen();
-        return new RedisLock(name, FairKind.INSTANCE, runtime);
+        context.state().checkOpen();
+        return new RedisLock(name, FairKind.INSTANCE, context);
     }
 
     @Override
     public DistributedReadWriteLock getReadWriteLock(String name) {
-        runtime.checkOpen();
-        return new RedisReadWriteLock(name, runtime);
+        context.state().checkOpen();
+        return new RedisReadWriteLock(name, context);
     }
 
     @Override
     public DistributedLock getMultiLock(DistributedLock... locks) {
-        runtime.checkOpen();
+        context.state().checkOpen();
         return new MultiLock(locks == null ? null : Arrays.asList(locks));
     }
 
     @Override
     public <T> T callWithLock(String name, Duration waitTime, Callable<T> action) throws Exception {
-        if (waitTime == null || waitTime.isNegative()) {
-            throw new IllegalArgumentException("Wait time " + waitTime + " for lock '" + name
-                    + "' must be zero or positive, for example Duration.ofSeconds(5)");
-        }
+        TimeLimits.waitNanos(waitTime, "lock '" + name + "'");
         if (action == null) {
             throw new IllegalArgumentException("The action to run under lock '" + name + "' is null");
         }
-        DistributedLock lock = getLock(name);
-        if (!lock.tryLock(waitTime.toNanos(), TimeUnit.NANOSECONDS)) {
-            throw new LockTimeoutException("Lock '" + name + "' was not acquired within " + waitTime);
-        }
+        return new GuardedCall(getLock(name), waitTime, null, null).call(unlockDeferral, action);
+    }
+
+    /**
+     * Asks Redis whether it answers, within {@code timeout}: for health checks, which must answer
+     * quickly even while Redis is away.
+     *
+     * @return where the locks live, without secrets
+     * @throws LockException with the reason when Redis does not answer in time
+     */
+    public String checkReachable(Duration timeout) {
+        context.state().checkOpen();
+        String where = context.store().description();
         try {
-            return action.call();
-        } finally {
-            if (!unlockDeferral.defer(lock)) {
-                lock.unlock();
-            }
+            context.store().ping().toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return where;
+        } catch (TimeoutException e) {
+            throw new LockException("Redis at " + where + " did not answer within " + timeout.toMillis() + " ms", e);
+        } catch (ExecutionException e) {
+            throw new LockException("Redis at " + where + " does not answer: " + e.getCause().getMessage(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LockException("Interrupted while asking Redis at " + where + " whether it answers", e);
         }
     }
 
+    /**
+     * @return what this manager has under way now
+     */
+    public LockStatistics statistics() {
+        return new LockStatistics(context.store().channels().activeChannels(), context.contention().size(),
+                context.leases().heldCount(), context.leases().renewedCount());
+    }
+
+    /**
+     * Stops the watchdog, releases every hold still recorded, wakes local waiters (who then
+     * fail), and closes the connections. Idempotent.
+     */
     @Override
     public void close() {
-        runtime.close();
+        if (!context.state().close()) {
+            return;
+        }
+        context.leases().close();
+        context.contention().wakeAll();
+        if (privateScheduler != null) {
+            privateScheduler.shutdownNow();
+        }
+        try {
+            context.store().close();
+        } finally {
+            resources.close();
+        }
     }
 }

@@ -41,7 +41,7 @@ final class LocalContention {
             waiting.acquire(gate);
             return true;
         }
-        return waiting.tryAcquire(gate, deadline.remainingNanos());
+        return waiting.tryAcquire(gate, deadline);
     }
 
     void leaveGate() {

@@ -1,5 +1,7 @@
 package dev.locksmith.internal.lock;
 
+import dev.locksmith.internal.lease.HoldKeys;
+
 /**
  * The Redis keys and channel of one lock. All begin with {@code prefix{name}}, so in a cluster
  * they share one hash slot and one script may touch them together.
@@ -25,6 +27,13 @@ public record LockKeys(String hash, String fence, String channel, String latchPr
     public static LockKeys of(String prefix, String name) {
         String base = prefix + "{" + name + "}";
         return at(base, base + ":fence");
+    }
+
+    /**
+     * @return what keeping and dropping a hold of this lock needs
+     */
+    public HoldKeys holdKeys() {
+        return new HoldKeys(hash, channel, publish);
     }
 
     /**

@@ -1,12 +1,13 @@
 package dev.locksmith.internal.lock;
 
+import dev.locksmith.internal.lease.LeaseKeeper;
 import dev.locksmith.internal.redis.ScriptCall;
 import java.util.List;
 
 /**
  * What differs between the kinds of lock: the scripts that acquire and release, which hash
  * field counts an owner's holds, and how waiters queue. Everything else (re-entry, leases,
- * the watchdog, waiting for release messages, fencing) is shared by {@link RedisLock}.
+ * the watchdog, waiting for release messages, fencing) is shared by {@link RedisLock} and {@link Acquisition}.
  */
 abstract class LockKind {
 
@@ -80,8 +81,8 @@ abstract class LockKind {
     /**
      * Refuses an acquisition that could never succeed, before any waiting.
      *
-     * @param holds the holds of this process
+     * @param leases the holds of this process
      */
-    void checkMayAcquire(HoldTable holds, LockKeys keys, String owner, String name) {
+    void checkMayAcquire(LeaseKeeper leases, LockKeys keys, String owner, String name) {
     }
 }

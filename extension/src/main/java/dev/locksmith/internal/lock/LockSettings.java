@@ -5,6 +5,7 @@ import io.lettuce.core.RedisURI;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 
 /**
  * The validated settings of one {@link dev.locksmith.LockManager}.
@@ -17,12 +18,9 @@ import java.util.concurrent.ScheduledExecutorService;
  * @param syncReplicas      replicas that must acknowledge an acquisition ({@code WAIT}), 0 for none
  * @param syncTimeout       how long to wait for them
  * @param watchdogScheduler the container's scheduler for lease renewal, or null to use a private one
+ * @param threadFactory     where Redis I/O threads come from (a container's ManagedThreadFactory), or null
  */
 public record LockSettings(List<RedisURI> uris, RedisMode mode, String keyPrefix, Duration lease,
                            Duration commandTimeout, int syncReplicas, Duration syncTimeout,
-                           ScheduledExecutorService watchdogScheduler) {
-
-    public long leaseMillis() {
-        return lease.toMillis();
-    }
+                           ScheduledExecutorService watchdogScheduler, ThreadFactory threadFactory) {
 }

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
 import java.util.stream.Collectors;
 
 /**
@@ -15,9 +14,7 @@ import java.util.stream.Collectors;
  * releases the rest and waits for that one alone. Two multi-locks over overlapping sets, taken
  * in opposite orders, therefore cannot deadlock.
  */
-final class MultiLock implements DistributedLock {
-    private static final long WATCHDOG = -1;
-
+final class MultiLock extends LockFacade {
     private final List<DistributedLock> locks;
     private final String name;
 
@@ -40,61 +37,12 @@ final class MultiLock implements DistributedLock {
     }
 
     @Override
-    public void lock() {
-        acquireUninterruptibly(WATCHDOG);
-    }
-
-    @Override
-    public void lock(long leaseTime, TimeUnit unit) {
-        acquireUninterruptibly(positiveMillis(leaseTime, unit));
-    }
-
-    @Override
-    public void lockInterruptibly() throws InterruptedException {
-        acquire(Deadline.never(), WATCHDOG);
-    }
-
-    @Override
-    public boolean tryLock() {
-        try {
-            return acquire(Deadline.in(0), WATCHDOG);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
-    @Override
-    public boolean tryLock(long waitTime, TimeUnit unit) throws InterruptedException {
-        return acquire(Deadline.in(requireUnit(unit).toNanos(waitTime)), WATCHDOG);
-    }
-
-    @Override
-    public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
-        long lease = leaseTime == -1 ? WATCHDOG : positiveMillis(leaseTime, unit);
-        return acquire(Deadline.in(requireUnit(unit).toNanos(waitTime)), lease);
-    }
-
-    private void acquireUninterruptibly(long lease) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                acquire(Deadline.never(), lease);
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private boolean acquire(Deadline deadline, long lease) throws InterruptedException {
+    boolean acquire(Deadline deadline, long leaseMillis, Waiting waiting) throws InterruptedException {
+        waiting.checkInterrupt();
         int waitFor = 0;
         while (true) {
             DistributedLock first = locks.get(waitFor);
-            if (!take(first, deadline, lease)) {
+            if (!take(first, deadline, leaseMillis, waiting)) {
                 return false;
             }
             List<DistributedLock> held = new ArrayList<>(List.of(first));
@@ -103,7 +51,7 @@ final class MultiLock implements DistributedLock {
                 if (i == waitFor) {
                     continue;
                 }
-                if (take(locks.get(i), Deadline.in(0), lease)) {
+                if (take(locks.get(i), Deadline.in(0), leaseMillis, waiting)) {
                     held.add(locks.get(i));
                 } else {
                     busy = i;
@@ -120,13 +68,21 @@ final class MultiLock implements DistributedLock {
         }
     }
 
-    private static boolean take(DistributedLock lock, Deadline deadline, long lease) throws InterruptedException {
+    /**
+     * A lock of this library waits the way this acquisition waits; any other {@code Lock} is asked
+     * through its public methods.
+     */
+    private static boolean take(DistributedLock lock, Deadline deadline, long lease, Waiting waiting)
+            throws InterruptedException {
+        if (lock instanceof LockFacade ours) {
+            return ours.acquire(deadline, lease, waiting);
+        }
         if (deadline.isInfinite() && lease == WATCHDOG) {
             lock.lockInterruptibly();
             return true;
         }
         long waitNanos = deadline.isInfinite() ? Long.MAX_VALUE : Math.max(0, deadline.remainingNanos());
-        long leaseNanos = lease == WATCHDOG ? -1 : TimeUnit.MILLISECONDS.toNanos(lease);
+        long leaseNanos = lease == WATCHDOG ? WATCHDOG : TimeUnit.MILLISECONDS.toNanos(lease);
         return lock.tryLock(waitNanos, leaseNanos, TimeUnit.NANOSECONDS);
     }
 
@@ -204,28 +160,7 @@ final class MultiLock implements DistributedLock {
     }
 
     @Override
-    public Condition newCondition() {
-        throw new UnsupportedOperationException("Distributed locks have no conditions; " + name + " cannot create one");
-    }
-
-    private long positiveMillis(long leaseTime, TimeUnit unit) {
-        long millis = requireUnit(unit).toMillis(leaseTime);
-        if (leaseTime <= 0 || millis <= 0) {
-            throw new IllegalArgumentException("Lease time " + leaseTime + " " + unit + " for " + name
-                    + " is not a positive number of milliseconds; use -1 for a watchdog lease");
-        }
-        return millis;
-    }
-
-    private TimeUnit requireUnit(TimeUnit unit) {
-        if (unit == null) {
-            throw new IllegalArgumentException("Time unit for " + name + " is null; pass a TimeUnit such as SECONDS");
-        }
-        return unit;
-    }
-
-    @Override
-    public String toString() {
-        return "DistributedLock[" + name + "]";
+    String describe() {
+        return name;
     }
 }

@@ -1,5 +1,6 @@
 package dev.locksmith.internal.lock;
 
+import dev.locksmith.internal.lease.LeaseKeeper;
 import dev.locksmith.internal.redis.LuaScript;
 import dev.locksmith.internal.redis.ScriptCall;
 import java.util.List;
@@ -78,9 +79,9 @@ final class ReadWriteKind extends LockKind {
     }
 
     @Override
-    void checkMayAcquire(HoldTable holds, LockKeys keys, String owner, String name) {
-        if (!read && holds.get(keys.hash(), READ.holdField(owner)) != null
-                && holds.get(keys.hash(), holdField(owner)) == null) {
+    void checkMayAcquire(LeaseKeeper leases, LockKeys keys, String owner, String name) {
+        if (!read && leases.find(keys.hash(), READ.holdField(owner)) != null
+                && leases.find(keys.hash(), holdField(owner)) == null) {
             throw new IllegalMonitorStateException("This thread holds the read lock of '" + name + "' and asks for its"
                     + " write lock, which would wait for itself forever. Release the read lock first, or take the"
                     + " write lock first (a writer may also read).");

@@ -10,9 +10,9 @@ final class RedisReadWriteLock implements DistributedReadWriteLock {
     private final RedisLock read;
     private final RedisLock write;
 
-    RedisReadWriteLock(String name, LockRuntime runtime) {
-        this.read = new RedisLock(name, ReadWriteKind.READ, runtime);
-        this.write = new RedisLock(name, ReadWriteKind.WRITE, runtime);
+    RedisReadWriteLock(String name, LockContext context) {
+        this.read = new RedisLock(name, ReadWriteKind.READ, context);
+        this.write = new RedisLock(name, ReadWriteKind.WRITE, context);
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.locksmith.internal.lock;
 
 import dev.locksmith.DistributedLock;
 import dev.locksmith.LockLostException;
+import dev.locksmith.internal.lease.Hold;
 
 /**
  * A lock whose hold can be released later by its recorded owner, from any thread: what the

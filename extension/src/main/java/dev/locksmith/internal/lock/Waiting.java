@@ -4,13 +4,12 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
- * How one acquisition treats interrupts: {@link #INTERRUPTIBLE} gives up with
- * {@link InterruptedException}; {@link #uninterruptible()} keeps waiting and restores the
- * interrupt status at the end ({@link #finish()}).
+ * How one acquisition treats interrupts. An interruptible one gives up with
+ * {@link InterruptedException}, at the start or while waiting. An uninterruptible one keeps
+ * waiting, remembers the interrupt, and restores the thread's interrupt status when
+ * {@link #finish()} is called at the end of the acquisition.
  */
 final class Waiting {
-    static final Waiting INTERRUPTIBLE = new Waiting(true);
-
     private final boolean interruptible;
     private boolean interrupted;
 
@@ -18,8 +17,16 @@ final class Waiting {
         this.interruptible = interruptible;
     }
 
+    static Waiting interruptible() {
+        return new Waiting(true);
+    }
+
     static Waiting uninterruptible() {
         return new Waiting(false);
+    }
+
+    boolean isInterruptible() {
+        return interruptible;
     }
 
     void checkInterrupt() throws InterruptedException {
@@ -36,11 +43,17 @@ final class Waiting {
         }
     }
 
-    /**
-     * A timed wait is always interruptible: only lock() waits uninterruptibly, and it waits without limit.
-     */
-    boolean tryAcquire(Semaphore semaphore, long nanos) throws InterruptedException {
-        return semaphore.tryAcquire(Math.max(0, nanos), TimeUnit.NANOSECONDS);
+    boolean tryAcquire(Semaphore semaphore, Deadline deadline) throws InterruptedException {
+        while (true) {
+            try {
+                return semaphore.tryAcquire(Math.max(0, deadline.remainingNanos()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                if (interruptible) {
+                    throw e;
+                }
+                interrupted = true;
+            }
+        }
     }
 
     /**
@@ -57,8 +70,12 @@ final class Waiting {
         }
     }
 
+    /**
+     * Restores the interrupt status an uninterruptible wait swallowed.
+     */
     void finish() {
         if (interrupted) {
+            interrupted = false;
             Thread.currentThread().interrupt();
         }
     }

@@ -18,7 +18,6 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
-import io.lettuce.core.resource.DefaultClientResources;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,14 +57,16 @@ public final class RedisEndpoint implements AutoCloseable {
     /**
      * Connects, failing at once when the deployment cannot be reached.
      *
+     * @param shared         the manager's threads
      * @param mode           STANDALONE, SENTINEL or CLUSTER
      * @param uris           one URI, or the cluster's seeds
      * @param commandTimeout how long a command may take before it fails
      * @return the connected endpoint
      * @throws LockException if Redis cannot be reached
      */
-    public static RedisEndpoint connect(RedisMode mode, List<RedisURI> uris, Duration commandTimeout) {
-        ClientResources resources = DefaultClientResources.create();
+    public static RedisEndpoint connect(RedisResources shared, RedisMode mode, List<RedisURI> uris,
+                                        Duration commandTimeout) {
+        ClientResources resources = shared.lettuce();
         String description = mode + " " + RedisUris.redacted(uris);
         try {
             if (mode == RedisMode.CLUSTER) {
@@ -73,7 +74,6 @@ public final class RedisEndpoint implements AutoCloseable {
             }
             return connectSingle(resources, uris.get(0), commandTimeout, description);
         } catch (RedisException e) {
-            resources.shutdown();
             throw new LockException("Cannot connect to Redis at " + description + ": " + e.getMessage()
                     + ". Check locksmith.redis.uri and that the server is running.", e);
         }
@@ -186,7 +186,6 @@ public final class RedisEndpoint implements AutoCloseable {
             }
         }
         client.shutdown();
-        resources.shutdown();
         if (!failures.isEmpty()) {
             RuntimeException first = failures.get(0);
             failures.subList(1, failures.size()).forEach(first::addSuppressed);

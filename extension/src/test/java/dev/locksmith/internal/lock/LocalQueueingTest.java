@@ -46,7 +46,7 @@ class LocalQueueingTest {
                 }));
             }
             Await.until("all waiters queue behind one subscription", Duration.ofSeconds(10),
-                    () -> waiterSide.runtime().contention().size() == 1 && subscribers() == 1);
+                    () -> waiterSide.statistics().contendedNames() == 1 && subscribers() == 1);
             long scriptCallsBefore = scriptCalls();
 
             held.unlock();

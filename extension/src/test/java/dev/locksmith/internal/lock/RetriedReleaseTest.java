@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locksmith.DistributedLock;
 import dev.locksmith.Locksmith;
+import dev.locksmith.internal.lease.Hold;
 import dev.locksmith.internal.redis.LuaScript;
 import dev.locksmith.internal.redis.ScriptRunner;
 import dev.locksmith.testing.RedisServerExtension;
@@ -31,12 +32,13 @@ class RetriedReleaseTest {
             lock.lock();
             lock.lock();
             Hold hold = ((RedisLock) lock).currentHold();
+            LockKeys keys = LockKeys.of("locksmith:", "retried");
             ScriptRunner scripts = new ScriptRunner(connection.async());
 
-            long first = release(scripts, hold, "request-1");
-            long resentFirst = release(scripts, hold, "request-1");
-            long last = release(scripts, hold, "request-2");
-            long resentLast = release(scripts, hold, "request-2");
+            long first = release(scripts, keys, hold, "request-1");
+            long resentFirst = release(scripts, keys, hold, "request-1");
+            long last = release(scripts, keys, hold, "request-2");
+            long resentLast = release(scripts, keys, hold, "request-2");
 
             assertThat(first).isEqualTo(1);
             assertThat(resentFirst).as("the same answer, not a second release").isEqualTo(1);
@@ -48,8 +50,7 @@ class RetriedReleaseTest {
         }
     }
 
-    private static long release(ScriptRunner scripts, Hold hold, String requestId) throws Exception {
-        LockKeys keys = hold.keys();
+    private static long release(ScriptRunner scripts, LockKeys keys, Hold hold, String requestId) throws Exception {
         return scripts.<Long>run(LuaScript.load("release"), ScriptOutputType.INTEGER,
                         new String[] {keys.hash(), keys.channel(), keys.latchPrefix() + requestId},
                         hold.owner(), "30000", "5000", "publish")

@@ -1,4 +1,4 @@
-package dev.locksmith.internal.lock;
+package dev.locksmith.internal.lease;
 
 import java.util.List;
 import java.util.Map;
@@ -8,13 +8,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * Every hold this process has, by lock hash and hold field. Holds are recorded only after Redis
  * granted them, so the table never claims a hold Redis does not have.
  */
-public final class HoldTable {
+final class HoldTable {
     private final Map<String, Map<String, Hold>> byHash = new ConcurrentHashMap<>();
 
-    /**
-     * @return the hold counted in {@code field} of the lock hash {@code hash}, or null
-     */
-    public Hold get(String hash, String field) {
+    Hold get(String hash, String field) {
         Map<String, Hold> holders = byHash.get(hash);
         return holders == null ? null : holders.get(field);
     }
@@ -27,24 +24,23 @@ public final class HoldTable {
         });
     }
 
-    void remove(Hold hold) {
+    /**
+     * @return true if the hold was in the table
+     */
+    boolean remove(Hold hold) {
+        boolean[] removed = new boolean[1];
         byHash.computeIfPresent(hold.keys().hash(), (hash, holders) -> {
-            holders.remove(hold.field(), hold);
+            removed[0] = holders.remove(hold.field(), hold);
             return holders.isEmpty() ? null : holders;
         });
+        return removed[0];
     }
 
-    /**
-     * @return every hold, for shutdown
-     */
-    public List<Hold> all() {
+    List<Hold> all() {
         return byHash.values().stream().flatMap(holders -> holders.values().stream()).toList();
     }
 
-    /**
-     * @return how many holds there are now
-     */
-    public int size() {
+    int size() {
         return byHash.values().stream().mapToInt(Map::size).sum();
     }
 }

@@ -1,4 +1,4 @@
-package dev.locksmith.internal.cdi;
+package dev.locksmith.internal.lock;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -10,8 +10,8 @@ import java.util.regex.Pattern;
  * Reads durations written in configuration: ISO-8601 ({@code PT30S}) or a number with a short
  * unit ({@code 500ms}, {@code 30s}, {@code 5m}, {@code 2h}).
  */
-final class Durations {
-    static final String FORMS = "ISO-8601 such as PT30S, or a number with ms, s, m or h such as 500ms, 30s, 5m";
+public final class Durations {
+    public static final String FORMS = "ISO-8601 such as PT30S, or a number with ms, s, m or h such as 500ms, 30s, 5m";
     private static final Pattern SHORT = Pattern.compile("(-?\\d+)\\s*(ms|s|m|h)");
 
     private Durations() {
@@ -22,7 +22,7 @@ final class Durations {
      * @return the duration, possibly negative
      * @throws IllegalArgumentException if the text is neither form
      */
-    static Duration parse(String text) {
+    public static Duration parse(String text) {
         String trimmed = text.trim().toLowerCase(Locale.ROOT);
         Matcher matcher = SHORT.matcher(trimmed);
         if (matcher.matches()) {
@@ -48,7 +48,7 @@ final class Durations {
      * @param duration a duration
      * @return it as configuration would write it, such as {@code 30s} or {@code 500ms}
      */
-    static String format(Duration duration) {
+    public static String format(Duration duration) {
         long millis = duration.toMillis();
         return millis % 1000 == 0 ? millis / 1000 + "s" : millis + "ms";
     }

@@ -1,9 +1,10 @@
-package dev.locksmith.internal.lock;
+package dev.locksmith.internal.store;
 
 import dev.locksmith.LockException;
 import dev.locksmith.RedisMode;
 import dev.locksmith.internal.redis.LuaScript;
 import dev.locksmith.internal.redis.RedisEndpoint;
+import dev.locksmith.internal.redis.RedisResources;
 import dev.locksmith.internal.redis.RedisUris;
 import dev.locksmith.internal.redis.ReleaseChannels;
 import dev.locksmith.internal.redis.ScriptCall;
@@ -58,11 +59,11 @@ final class RedLockStore implements LockStore {
      *
      * @throws LockException naming the master that could not be reached
      */
-    static RedLockStore connect(List<RedisURI> uris, Duration commandTimeout, Duration lease) {
+    static RedLockStore connect(RedisResources resources, List<RedisURI> uris, Duration commandTimeout, Duration lease) {
         List<RedisEndpoint> connected = new ArrayList<>();
         try {
             for (RedisURI uri : uris) {
-                connected.add(RedisEndpoint.connect(RedisMode.STANDALONE, List.of(uri), commandTimeout));
+                connected.add(RedisEndpoint.connect(resources, RedisMode.STANDALONE, List.of(uri), commandTimeout));
             }
         } catch (LockException e) {
             connected.forEach(RedisEndpoint::close);
@@ -238,13 +239,6 @@ final class RedLockStore implements LockStore {
     @Override
     public String description() {
         return description;
-    }
-
-    /**
-     * @return how many masters must agree
-     */
-    int majority() {
-        return majority;
     }
 
     @Override

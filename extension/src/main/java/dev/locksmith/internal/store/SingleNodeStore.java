@@ -1,4 +1,4 @@
-package dev.locksmith.internal.lock;
+package dev.locksmith.internal.store;
 
 import dev.locksmith.internal.redis.RedisEndpoint;
 import dev.locksmith.internal.redis.ReleaseChannels;

@@ -1,7 +1,12 @@
-package dev.locksmith.internal.lock;
+package dev.locksmith.internal.store;
 
+import dev.locksmith.RedisMode;
+import dev.locksmith.internal.redis.RedisEndpoint;
+import dev.locksmith.internal.redis.RedisResources;
 import dev.locksmith.internal.redis.ReleaseChannels;
 import dev.locksmith.internal.redis.ScriptCall;
+import io.lettuce.core.RedisURI;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 
@@ -11,6 +16,24 @@ import java.util.concurrent.CompletionStage;
  * so a store of several nodes knows how to combine their answers.
  */
 public interface LockStore extends AutoCloseable {
+
+    /**
+     * Connects to where the locks live.
+     *
+     * @param resources      the manager's threads, shared by every connection
+     * @param mode           how to reach Redis
+     * @param uris           the configured URIs
+     * @param commandTimeout how long one command may take
+     * @param lease          the watchdog lease, which bounds RedLock's per-master timeout
+     * @return the connected store
+     * @throws dev.locksmith.LockException if Redis cannot be reached
+     */
+    static LockStore connect(RedisResources resources, RedisMode mode, List<RedisURI> uris, Duration commandTimeout,
+                             Duration lease) {
+        return mode == RedisMode.REDLOCK
+                ? RedLockStore.connect(resources, uris, commandTimeout, lease)
+                : new SingleNodeStore(RedisEndpoint.connect(resources, mode, uris, commandTimeout));
+    }
 
     /**
      * One attempt to acquire. The call's KEYS[2] is the fencing counter.

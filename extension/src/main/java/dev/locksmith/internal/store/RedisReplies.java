@@ -1,4 +1,4 @@
-package dev.locksmith.internal.lock;
+package dev.locksmith.internal.store;
 
 import dev.locksmith.LockException;
 import java.time.Duration;
@@ -14,15 +14,25 @@ import java.util.concurrent.TimeoutException;
  * short by an interrupt: abandoning a sent acquisition would leave a hold in Redis that nobody
  * here knows of. The interrupt status is kept for the caller to act on.
  */
-final class RedisReplies {
+public final class RedisReplies {
     private final long limitNanos;
 
-    RedisReplies(Duration commandTimeout) {
+    /**
+     * @param commandTimeout the client's command timeout
+     */
+    public RedisReplies(Duration commandTimeout) {
         // Lettuce times the command out itself; this bound only guards against a reply that never completes.
         this.limitNanos = commandTimeout.multipliedBy(2).plusSeconds(1).toNanos();
     }
 
-    <T> T await(CompletionStage<T> reply, String what) {
+    /**
+     * @param reply the pending reply
+     * @param what  what was asked, for the message of a failure
+     * @param <T>   the reply's type
+     * @return the reply
+     * @throws LockException if Redis answered with an error or not at all
+     */
+    public <T> T await(CompletionStage<T> reply, String what) {
         Future<T> future = reply.toCompletableFuture();
         boolean interrupted = false;
         long deadline = System.nanoTime() + limitNanos;
@@ -47,7 +57,7 @@ final class RedisReplies {
         }
     }
 
-    static LockException failure(String what, Throwable cause) {
+    private static LockException failure(String what, Throwable cause) {
         Throwable root = cause instanceof CompletionException && cause.getCause() != null ? cause.getCause() : cause;
         if (root instanceof LockException lockException) {
             return lockException;

@@ -1,17 +1,17 @@
-package dev.locksmith.internal.lock;
+package dev.locksmith.internal.lease;
 
 import dev.locksmith.internal.redis.LuaScript;
 import dev.locksmith.internal.redis.ScriptCall;
 import java.util.List;
 
 /**
- * The one script call that confirms and extends many holds at once: used by the watchdog on
- * every tick and by the transaction support before commit.
+ * The script calls that keep holds alive and drop them, whatever the kind of lock.
  */
-public final class RenewalCall {
+public final class HoldCalls {
     private static final LuaScript RENEW = LuaScript.load("renew");
+    private static final LuaScript RELEASE_ALL = LuaScript.load("release-all");
 
-    private RenewalCall() {
+    private HoldCalls() {
     }
 
     /**
@@ -19,7 +19,7 @@ public final class RenewalCall {
      * @param leaseMillis the lease to extend them to
      * @return a call answering one 1 (still held, extended) or 0 (gone) per hold, in order
      */
-    public static ScriptCall of(List<Hold> holds, long leaseMillis) {
+    static ScriptCall renewal(List<Hold> holds, long leaseMillis) {
         String[] keys = new String[holds.size()];
         String[] args = new String[2 * holds.size() + 1];
         args[0] = Long.toString(leaseMillis);
@@ -30,5 +30,17 @@ public final class RenewalCall {
             args[2 * i + 2] = hold.expiryField();
         }
         return ScriptCall.list(RENEW, keys, args);
+    }
+
+    /**
+     * @param keys        where the lock lives
+     * @param field       the owner's hold-count field
+     * @param expiryField the owner's expiry field, or ""
+     * @return the call that drops every hold counted in {@code field}, whoever runs it; it answers
+     *         1 when there was one, 0 when not
+     */
+    public static ScriptCall releaseAll(HoldKeys keys, String field, String expiryField) {
+        return ScriptCall.integer(RELEASE_ALL, new String[] {keys.hash(), keys.channel()}, field, expiryField,
+                keys.publishCommand());
     }
 }

@@ -1,0 +1,11 @@
+package dev.locksmith.internal.lease;
+
+/**
+ * Where a hold lives in Redis, as far as keeping and dropping it goes.
+ *
+ * @param hash           the lock's hash of holds
+ * @param channel        where the lock's releases are announced
+ * @param publishCommand {@code publish}, or {@code spublish} in a cluster
+ */
+public record HoldKeys(String hash, String channel, String publishCommand) {
+}

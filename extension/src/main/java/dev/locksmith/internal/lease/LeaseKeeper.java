@@ -1,0 +1,267 @@
+package dev.locksmith.internal.lease;
+
+import dev.locksmith.LockException;
+import dev.locksmith.internal.redis.ScriptCall;
+import dev.locksmith.internal.store.LockStore;
+import dev.locksmith.internal.store.RedisReplies;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * Owns every hold of one manager for its whole life: records it once Redis granted it, renews
+ * the watchdog-kept ones in batches every third of the lease, confirms and extends holds before
+ * a transaction commits, marks a hold lost when Redis no longer has it or could not confirm it
+ * for a whole lease, and releases whatever is still held when the manager closes.
+ *
+ * <p>Time and threads come from outside: the clock that stamps confirmations and the scheduler
+ * that runs the ticks are constructor arguments, so tests drive both.
+ */
+public final class LeaseKeeper implements AutoCloseable {
+    private static final Logger LOG = System.getLogger(LeaseKeeper.class.getName());
+    private static final int MAX_KEYS_PER_CALL = 256;
+
+    private final HoldTable holds = new HoldTable();
+    private final Set<Hold> renewed = ConcurrentHashMap.newKeySet();
+    private final LockStore store;
+    private final RedisReplies replies;
+    private final LongSupplier nanoClock;
+    private final long watchdogLeaseMillis;
+    private final ScheduledFuture<?> ticks;
+
+    /**
+     * Starts ticking at once.
+     *
+     * @param store         where the holds live
+     * @param replies       how to wait for an answer before a commit
+     * @param scheduler     runs the ticks; never shut down here (it may be the container's)
+     * @param nanoClock     the clock of confirmations, in nanoseconds ({@code System::nanoTime})
+     * @param watchdogLease the lease the watchdog keeps extending; a tick runs every third of it
+     */
+    public LeaseKeeper(LockStore store, RedisReplies replies, ScheduledExecutorService scheduler, LongSupplier nanoClock,
+                       Duration watchdogLease) {
+        this.store = store;
+        this.replies = replies;
+        this.nanoClock = nanoClock;
+        this.watchdogLeaseMillis = watchdogLease.toMillis();
+        long period = Math.max(1, watchdogLeaseMillis / 3);
+        this.ticks = scheduler.scheduleAtFixedRate(this::tick, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * @return now on the clock that stamps confirmations: record it before sending an acquisition
+     */
+    public long now() {
+        return nanoClock.getAsLong();
+    }
+
+    /**
+     * @return the watchdog's lease in milliseconds
+     */
+    public long watchdogLeaseMillis() {
+        return watchdogLeaseMillis;
+    }
+
+    /**
+     * Records a hold Redis granted; from now on its watchdog lease, if it has one, is renewed.
+     *
+     * @param hold the new hold
+     */
+    public void granted(Hold hold) {
+        holds.put(hold);
+        if (hold.watchdog()) {
+            renewed.add(hold);
+        }
+    }
+
+    /**
+     * @return the hold counted in {@code field} of the lock hash {@code hash}, or null
+     */
+    public Hold find(String hash, String field) {
+        return holds.get(hash, field);
+    }
+
+    /**
+     * Says that the final release of {@code hold} is about to be sent: a renewal answered after
+     * it must not take the release for a loss.
+     */
+    public void releasing(Hold hold) {
+        hold.releasing(true);
+    }
+
+    /**
+     * Says that a release sent with {@link #releasing} did not take effect as far as anyone knows.
+     */
+    public void releaseFailed(Hold hold) {
+        hold.releasing(false);
+    }
+
+    /**
+     * Drops a hold that was released, or whose loss its holder has been told of.
+     */
+    public void forget(Hold hold) {
+        renewed.remove(hold);
+        holds.remove(hold);
+    }
+
+    /**
+     * @return how many holds this manager has now
+     */
+    public int heldCount() {
+        return holds.size();
+    }
+
+    /**
+     * @return how many of them the watchdog renews
+     */
+    public int renewedCount() {
+        return renewed.size();
+    }
+
+    /**
+     * Checks that Redis still has every given hold and extends each one's lease by its own lease
+     * time, in one round trip: the calls for every server (or slot) and lease are all sent before
+     * any answer is awaited. A hold Redis no longer has is marked lost and no longer renewed. The
+     * transaction support calls this before commit.
+     *
+     * @param toConfirm holds of this manager, from any thread
+     * @return the holds that are lost, empty when all are still held
+     * @throws LockException if Redis cannot be reached; no hold is marked lost then
+     */
+    public List<Hold> confirmAndExtend(Collection<Hold> toConfirm) {
+        List<Hold> lost = new ArrayList<>();
+        List<Hold> alive = new ArrayList<>();
+        for (Hold hold : toConfirm) {
+            (hold.isLost() ? lost : alive).add(hold);
+        }
+        long sentAt = now();
+        Map<List<Hold>, CompletionStage<List<Long>>> answers = new LinkedHashMap<>();
+        for (List<Hold> batch : batches(alive)) {
+            answers.put(batch, store.renew(HoldCalls.renewal(batch, batch.get(0).leaseMillis())));
+        }
+        for (Map.Entry<List<Hold>, CompletionStage<List<Long>>> answer : answers.entrySet()) {
+            List<Hold> batch = answer.getKey();
+            List<Long> confirmed = replies.await(answer.getValue(), "Confirming " + batch.size() + " held lock(s)");
+            lost.addAll(apply(batch, confirmed, sentAt));
+        }
+        return lost;
+    }
+
+    private void tick() {
+        try {
+            List<Hold> due = List.copyOf(renewed);
+            if (due.isEmpty()) {
+                return;
+            }
+            long sentAt = now();
+            for (List<Hold> batch : batches(due)) {
+                store.renew(HoldCalls.renewal(batch, watchdogLeaseMillis)).whenComplete((confirmed, failure) -> {
+                    if (failure == null) {
+                        apply(batch, confirmed, sentAt);
+                    } else {
+                        unconfirmed(batch, failure);
+                    }
+                });
+            }
+        } catch (RuntimeException e) {
+            // A thrown exception would cancel the periodic task, and with it every future renewal.
+            LOG.log(Level.WARNING, "Lease renewal could not be sent; retrying on the next tick", e);
+        }
+    }
+
+    /**
+     * Groups holds into calls: one server (or cluster slot) and one lease per call, at most
+     * {@link #MAX_KEYS_PER_CALL} keys each, so no call blocks Redis for long.
+     */
+    private List<List<Hold>> batches(List<Hold> toRenew) {
+        Map<List<Long>, List<Hold>> groups = new LinkedHashMap<>();
+        for (Hold hold : toRenew) {
+            List<Long> group = List.of((long) store.partitionOf(hold.keys().hash()), hold.leaseMillis());
+            groups.computeIfAbsent(group, key -> new ArrayList<>()).add(hold);
+        }
+        List<List<Hold>> batches = new ArrayList<>();
+        for (List<Hold> group : groups.values()) {
+            for (int from = 0; from < group.size(); from += MAX_KEYS_PER_CALL) {
+                batches.add(group.subList(from, Math.min(group.size(), from + MAX_KEYS_PER_CALL)));
+            }
+        }
+        return batches;
+    }
+
+    /**
+     * @return the holds of the batch that Redis no longer has
+     */
+    private List<Hold> apply(List<Hold> batch, List<Long> confirmed, long sentAt) {
+        List<Hold> lost = new ArrayList<>();
+        for (int i = 0; i < batch.size(); i++) {
+            Hold hold = batch.get(i);
+            if (confirmed.get(i) == 1L) {
+                hold.confirmedAt(sentAt);
+            } else if (!hold.isReleasing()) {
+                lose(hold, "Redis no longer has it (its lease expired or it was force-unlocked)", null);
+                lost.add(hold);
+            }
+        }
+        return lost;
+    }
+
+    private void unconfirmed(List<Hold> batch, Throwable failure) {
+        long now = now();
+        long lease = TimeUnit.MILLISECONDS.toNanos(watchdogLeaseMillis);
+        for (Hold hold : batch) {
+            if (now - hold.lastConfirmedNanos() >= lease && !hold.isReleasing()) {
+                lose(hold, "its lease could not be renewed for a whole lease", failure);
+            }
+        }
+        LOG.log(Level.WARNING, "Renewing " + batch.size() + " lease(s) failed; retrying on the next tick: " + failure);
+    }
+
+    private void lose(Hold hold, String why, Throwable failure) {
+        if (renewed.remove(hold) || !hold.isLost()) {
+            hold.markLost();
+            LOG.log(Level.WARNING, "Lost the " + hold + ": " + why, failure);
+        }
+    }
+
+    /**
+     * Stops ticking and releases every hold still recorded; a hold Redis cannot be asked to drop
+     * expires with its lease. The scheduler itself is left running.
+     */
+    @Override
+    public void close() {
+        ticks.cancel(false);
+        renewed.clear();
+        List<Hold> left = holds.all();
+        Map<Hold, CompletionStage<Long>> releases = new LinkedHashMap<>();
+        for (Hold hold : left) {
+            ScriptCall release = HoldCalls.releaseAll(hold.keys(), hold.field(), hold.expiryField());
+            try {
+                releases.put(hold, store.everywhere(release));
+            } catch (RuntimeException e) {
+                releases.put(hold, CompletableFuture.failedFuture(e));
+            }
+        }
+        for (Map.Entry<Hold, CompletionStage<Long>> release : releases.entrySet()) {
+            try {
+                replies.await(release.getValue(), "Releasing the " + release.getKey() + " on close");
+            } catch (LockException e) {
+                LOG.log(Level.WARNING, "Could not release the " + release.getKey() + " on close; it expires with its"
+                        + " lease", e);
+            }
+            holds.remove(release.getKey());
+        }
+    }
+}

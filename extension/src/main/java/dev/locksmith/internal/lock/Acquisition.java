@@ -1,0 +1,284 @@
+package dev.locksmith.internal.lock;
+
+import dev.locksmith.LockException;
+import dev.locksmith.internal.lease.Hold;
+import dev.locksmith.internal.lease.HoldCalls;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * How a thread that holds nothing of a lock yet gets it: attempts in Redis, and between them a
+ * wait that never polls. It sleeps until a release is published or the holder's lease runs out.
+ * For most kinds only one thread per process contends in Redis at a time while the others queue
+ * in the JVM (see {@link LocalContention}); fair-lock waiters each keep their own place in the
+ * Redis queue. One instance serves one call.
+ */
+final class Acquisition {
+    private static final Logger LOG = System.getLogger(Acquisition.class.getName());
+    private static final long ACQUIRED = Long.MIN_VALUE;
+    private static final long RETRY_AFTER_FAILURE_MILLIS = 100;
+
+    private final String name;
+    private final LockKind kind;
+    private final LockKeys keys;
+    private final LockContext context;
+    private final String owner;
+    private final long lease;
+    private final boolean watchdog;
+    private Hold granted;
+
+    /**
+     * @param owner    who acquires
+     * @param lease    the lease in ms
+     * @param watchdog whether the lease keeper renews the lease
+     */
+    Acquisition(String name, LockKind kind, LockKeys keys, LockContext context, String owner, long lease,
+                boolean watchdog) {
+        this.name = name;
+        this.kind = kind;
+        this.keys = keys;
+        this.context = context;
+        this.owner = owner;
+        this.lease = lease;
+        this.watchdog = watchdog;
+    }
+
+    /**
+     * @return the new hold, or null when the deadline passed first
+     */
+    Hold run(Deadline deadline, Waiting waiting) throws InterruptedException {
+        LocalContention contention = context.contention().enter(keys.channel());
+        try {
+            if (kind.queuesInRedis()) {
+                return awaitTurnInQueue(contention, deadline, waiting);
+            }
+            if (!contention.enterGate(deadline, waiting)) {
+                return null;
+            }
+            Hold hold = null;
+            try {
+                hold = contend(contention, deadline, waiting);
+                return hold;
+            } finally {
+                contention.leaveGate();
+                if (hold == null && kind.leavesTracesWhileWaiting()) {
+                    giveUp();
+                }
+            }
+        } finally {
+            context.contention().leave(contention);
+        }
+    }
+
+    private Hold contend(LocalContention contention, Deadline deadline, Waiting waiting) throws InterruptedException {
+        Attempts attempts = new Attempts(deadline);
+        boolean listening = false;
+        while (true) {
+            context.state().checkOpen();
+            long seen = contention.wakeUps();
+            long busyForMillis = attempts.run(this::attempt);
+            if (busyForMillis == ACQUIRED) {
+                return granted;
+            }
+            if (!listening && attempts.lastSucceeded() && !deadline.hasPassed()) {
+                // Subscribe, then try again at once: a release published before the subscription
+                // was confirmed would otherwise be missed and the wait would last a whole lease.
+                long subscribed = attempts.run(() -> listenForReleases(contention));
+                if (subscribed == 0) {
+                    listening = true;
+                    continue;
+                }
+                busyForMillis = subscribed;
+            }
+            if (deadline.hasPassed()) {
+                return attempts.endOfWait();
+            }
+            waiting.checkInterrupt();
+            contention.awaitWakeUp(seen, waitNanos(deadline, busyForMillis), waiting);
+        }
+    }
+
+    private Hold awaitTurnInQueue(LocalContention contention, Deadline deadline, Waiting waiting)
+            throws InterruptedException {
+        contention.joinQueue(owner);
+        Hold hold = null;
+        try {
+            listenForReleases(contention);
+            Attempts attempts = new Attempts(deadline);
+            while (true) {
+                context.state().checkOpen();
+                long seen = contention.generalWakeUps();
+                long busyForMillis = attempts.run(this::attempt);
+                if (busyForMillis == ACQUIRED) {
+                    hold = granted;
+                    return hold;
+                }
+                if (deadline.hasPassed()) {
+                    return attempts.endOfWait();
+                }
+                waiting.checkInterrupt();
+                // Ask again before the place in the queue lapses, so that only dead waiters lose theirs.
+                long nanos = Math.min(waitNanos(deadline, busyForMillis), TimeUnit.MILLISECONDS.toNanos(lease / 3));
+                contention.awaitTurn(owner, seen, nanos, waiting);
+            }
+        } finally {
+            contention.leaveQueue(owner);
+            if (hold == null) {
+                giveUp();
+            }
+        }
+    }
+
+    /**
+     * The attempts of one wait. A round trip that fails while time is left (Redis restarting, a
+     * failover, a network blip) is asked again shortly instead of ending the wait; the failure is
+     * thrown only if the wait ends on it.
+     */
+    private final class Attempts {
+        private final Deadline deadline;
+        private LockException failure;
+
+        Attempts(Deadline deadline) {
+            this.deadline = deadline;
+        }
+
+        /**
+         * @return what the attempt answered, or {@link #RETRY_AFTER_FAILURE_MILLIS} when it failed
+         *         with time left
+         * @throws LockException when it failed and the wait is over
+         */
+        long run(LongSupplier attempt) {
+            try {
+                long answer = attempt.getAsLong();
+                failure = null;
+                return answer;
+            } catch (LockException e) {
+                if (deadline.hasPassed()) {
+                    throw e;
+                }
+                if (failure == null) {
+                    LOG.log(Level.WARNING, "Waiting for " + describe() + ": Redis did not answer (" + e.getMessage()
+                            + "); asking again every " + RETRY_AFTER_FAILURE_MILLIS + " ms while the wait lasts");
+                }
+                failure = e;
+                return RETRY_AFTER_FAILURE_MILLIS;
+            }
+        }
+
+        boolean lastSucceeded() {
+            return failure == null;
+        }
+
+        /**
+         * @return null: the lock was not acquired in time
+         * @throws LockException when the wait ended on a failed round trip, not on a busy lock
+         */
+        Hold endOfWait() {
+            if (failure != null) {
+                throw failure;
+            }
+            return null;
+        }
+    }
+
+    private void giveUp() {
+        try {
+            context.replies().await(context.store().everywhere(kind.giveUp(keys, owner)),
+                    "Giving up waiting for " + describe());
+        } catch (LockException e) {
+            // Not fatal: the mark lapses by itself within one lease. The caller's own outcome
+            // (timeout, interrupt, the first failure) is what it must hear about.
+            LOG.log(Level.WARNING, "Could not withdraw from waiting for " + describe() + "; the mark lapses within"
+                    + " one lease", e);
+        }
+    }
+
+    /**
+     * @param busyForMillis the holder's remaining lease: 0 means it is running out right now, so
+     *                      ask again almost at once; negative means Redis knows no expiry, so only
+     *                      a release message (or a lease's time) ends the wait
+     */
+    private long waitNanos(Deadline deadline, long busyForMillis) {
+        long busyFor = busyForMillis < 0 ? lease : Math.max(1, busyForMillis);
+        return Math.min(deadline.remainingNanos(), TimeUnit.MILLISECONDS.toNanos(busyFor));
+    }
+
+    /**
+     * @return 0, so that it can run as an attempt
+     */
+    private long listenForReleases(LocalContention contention) {
+        context.replies().await(contention.listen(context.store().channels()), "Subscribing to releases of " + describe());
+        return 0;
+    }
+
+    /**
+     * @return {@link #ACQUIRED} when acquired (the hold is in {@link #granted}), otherwise how long
+     *         until the lock may be free, in ms (negative when Redis knows no expiry)
+     */
+    private long attempt() {
+        String field = kind.holdField(owner);
+        String expiryField = kind.expiryField(owner);
+        long sentAt = context.leases().now();
+        List<Long> answer;
+        try {
+            answer = context.replies().await(context.store().acquire(kind.acquisition(keys, owner, lease, lease),
+                    HoldCalls.releaseAll(keys.holdKeys(), field, expiryField), lease), "Acquiring " + describe());
+        } catch (LockException e) {
+            abandon(field, expiryField);
+            throw e;
+        }
+        if (answer.get(0) == 0L) {
+            return answer.get(1);
+        }
+        Hold hold = new Hold(name, describe(), keys.holdKeys(), owner, field, expiryField, answer.get(1), lease,
+                watchdog, sentAt);
+        awaitReplicas(hold);
+        context.leases().granted(hold);
+        granted = hold;
+        return ACQUIRED;
+    }
+
+    private void awaitReplicas(Hold hold) {
+        int wanted = context.settings().syncReplicas();
+        if (wanted == 0) {
+            return;
+        }
+        long timeout = context.settings().syncTimeout().toMillis();
+        long acknowledged;
+        try {
+            acknowledged = context.replies().await(context.store().awaitReplicas(wanted, timeout),
+                    "Waiting for replicas to copy " + describe());
+        } catch (LockException e) {
+            abandon(hold.field(), hold.expiryField());
+            throw e;
+        }
+        if (acknowledged < wanted) {
+            abandon(hold.field(), hold.expiryField());
+            throw new LockException("The " + describe() + " was acquired on the master but only " + acknowledged
+                    + " of " + wanted + " replica(s) confirmed it within " + timeout + " ms, so it was released again."
+                    + " Check the replicas, or lower locksmith.redis.sync-replicas / raise sync-timeout.");
+        }
+    }
+
+    /**
+     * Drops a hold without waiting for the answer; used when an acquisition failed in a way that
+     * leaves open whether Redis applied it. Sent on the same connection after the acquisition,
+     * so Redis runs it after that acquisition.
+     */
+    private void abandon(String field, String expiryField) {
+        context.store().everywhere(HoldCalls.releaseAll(keys.holdKeys(), field, expiryField))
+                .whenComplete((released, failure) -> {
+                    if (failure != null) {
+                        LOG.log(Level.WARNING, "Could not clean up an uncertain acquisition of the " + describe()
+                                + "; it expires with its lease", failure);
+                    }
+                });
+    }
+
+    private String describe() {
+        return kind.describe() + " '" + name + "'";
+    }
+}
