@@ -50,7 +50,7 @@ class MasterRestartIT {
             master.restart();
 
             Await.until("the holder's watchdog noticed the loss", Duration.ofSeconds(20),
-                    () -> holderSide.runtime().renewer().trackedCount() == 0);
+                    () -> holderSide.statistics().renewed() == 0);
             assertThat(waiterToken.get(30, TimeUnit.SECONDS)).as("fencing rejects the stale holder").isGreaterThan(holderToken);
             assertThatThrownBy(held::unlock).isInstanceOf(LockLostException.class);
         }

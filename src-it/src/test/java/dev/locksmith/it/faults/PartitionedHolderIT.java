@@ -41,7 +41,7 @@ class PartitionedHolderIT {
             assertThat(acquired).isTrue();
             assertThat(next.fencingToken()).isGreaterThan(staleToken);
             Await.until("the cut-off holder's watchdog gave the lock up", Duration.ofSeconds(10),
-                    () -> cutOff.runtime().renewer().trackedCount() == 0);
+                    () -> cutOff.statistics().renewed() == 0);
             assertThatThrownBy(stale::fencingToken).isInstanceOf(LockException.class);
             network.resume();
             assertThatThrownBy(stale::unlock).isInstanceOf(LockException.class);
