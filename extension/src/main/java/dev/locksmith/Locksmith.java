@@ -45,6 +45,7 @@ public final class Locksmith {
         private Duration syncTimeout = Duration.ofMillis(100);
         private Duration commandTimeout = Duration.ofSeconds(5);
         private ScheduledExecutorService watchdogScheduler;
+        private Duration fencingCounterLifetime = Duration.ofHours(24);
         private ThreadFactory threadFactory;
 
         private Builder() {
@@ -125,6 +126,21 @@ public final class Locksmith {
         }
 
         /**
+         * How long each lock name's fencing counter stays in Redis after it was created. Each name
+         * that was ever locked keeps one small key for this long (about 100 bytes). When it
+         * expires, the next acquisition starts the counter again from the Redis server's clock in
+         * microseconds, so tokens still increase as long as that clock does not go back; a shorter
+         * lifetime bounds memory, and the only cost is that guarantee resting on the clock more often.
+         *
+         * @param lifetime at least 1 s; default 24 h
+         * @return this builder
+         */
+        public Builder fencingCounterLifetime(Duration lifetime) {
+            this.fencingCounterLifetime = lifetime;
+            return this;
+        }
+
+        /**
          * @param factory where the threads of Redis I/O and events come from, typically the
          *                container's {@code ManagedThreadFactory} so the server knows and manages
          *                them; null (the default) lets the Redis client make its own daemon threads
@@ -158,6 +174,10 @@ public final class Locksmith {
             TimeLimits.requireAtMostMax("Lease time", leaseTime, "leaseTime(Duration)");
             requireAtLeast("Command timeout", commandTimeout, Duration.ofMillis(1), "commandTimeout(Duration.ofSeconds(5))");
             TimeLimits.requireAtMostMax("Command timeout", commandTimeout, "commandTimeout(Duration)");
+            requireAtLeast("Fencing counter lifetime", fencingCounterLifetime, Duration.ofSeconds(1),
+                    "fencingCounterLifetime(Duration.ofHours(24))");
+            TimeLimits.requireAtMostMax("Fencing counter lifetime", fencingCounterLifetime,
+                    "fencingCounterLifetime(Duration)");
             if (syncReplicas < 0) {
                 throw new IllegalArgumentException("Sync replicas " + syncReplicas + " is negative; use 0 to turn"
                         + " replica acknowledgement off, or the number of replicas that must confirm an acquisition");
@@ -168,7 +188,8 @@ public final class Locksmith {
             }
             var uris = RedisUris.parse(redisUri, mode);
             return DefaultLockManager.connect(new LockSettings(uris, mode, keyPrefix, leaseTime, commandTimeout,
-                    syncReplicas, syncTimeout == null ? Duration.ZERO : syncTimeout, watchdogScheduler, threadFactory));
+                    syncReplicas, syncTimeout == null ? Duration.ZERO : syncTimeout, watchdogScheduler,
+                    fencingCounterLifetime, threadFactory));
         }
 
         private static void requireAtLeast(String what, Duration value, Duration minimum, String example) {

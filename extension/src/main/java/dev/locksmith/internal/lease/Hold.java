@@ -1,10 +1,13 @@
 package dev.locksmith.internal.lease;
 
+import java.util.concurrent.atomic.AtomicInteger;
+
 /**
- * What this process knows of one hold: whose it is, which hash field counts it, its fencing
- * token, its lease, and whether it is still held, being released, or lost. The owner id is
- * fixed at acquisition, so a release from another thread (a transaction completing elsewhere)
- * releases the right hold.
+ * What this process knows of one hold: whose it is, how often its owner entered it, its fencing
+ * token, its lease, and whether it is still held, being released, or lost. The owner id is fixed
+ * at acquisition, so a release from another thread (a transaction completing elsewhere) releases
+ * the right hold. The hold count is the holder's: Redis keeps a copy for inspection only, so a
+ * re-entry whose reply was lost cannot leave a count behind that outlives the holder.
  */
 public final class Hold {
     private final String name;
@@ -16,6 +19,8 @@ public final class Hold {
     private final long fencingToken;
     private final long leaseMillis;
     private final boolean watchdog;
+    private final AtomicInteger count = new AtomicInteger(1);
+    private volatile boolean tokenPublished;
     private volatile boolean lost;
     private volatile boolean releasing;
     private volatile long lastConfirmedNanos;
@@ -25,8 +30,8 @@ public final class Hold {
      * @param description   how messages name the lock, such as {@code read lock 'stock:1'}
      * @param keys          where the hold lives
      * @param owner         the owner id
-     * @param field         the hash field that counts the owner's holds
-     * @param expiryField   the hash field with the owner's own expiry, or "" when holds share the hash's lease
+     * @param field         the owner (an exclusive lock) or its hold field (read/write)
+     * @param expiryField   "" (an exclusive lock) or the owner's own expiry field (read/write)
      * @param fencingToken  the token of the acquisition
      * @param leaseMillis   the lease the hold was taken with
      * @param watchdog      whether the lease keeper renews it
@@ -67,14 +72,14 @@ public final class Hold {
     }
 
     /**
-     * @return the hash field that counts this hold
+     * @return the owner (an exclusive lock) or its hold field (read/write)
      */
     public String field() {
         return field;
     }
 
     /**
-     * @return the hash field with this owner's own expiry, or "" when the hold shares the hash's lease
+     * @return "" (an exclusive lock), or the owner's own expiry field (read/write)
      */
     public String expiryField() {
         return expiryField;
@@ -90,6 +95,32 @@ public final class Hold {
 
     public boolean watchdog() {
         return watchdog;
+    }
+
+    /**
+     * @return how often the owner holds it now
+     */
+    public int count() {
+        return count.get();
+    }
+
+    /**
+     * @param holds how often the owner holds it from now on
+     */
+    public void countIs(int holds) {
+        count.set(holds);
+    }
+
+    /**
+     * @return true once a majority of masters knows the token (RedLock), or where nothing needs
+     *         to be told (one server)
+     */
+    public boolean isTokenPublished() {
+        return tokenPublished;
+    }
+
+    public void tokenPublished() {
+        tokenPublished = true;
     }
 
     public boolean isLost() {

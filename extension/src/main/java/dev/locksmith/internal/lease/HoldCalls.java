@@ -1,16 +1,13 @@
 package dev.locksmith.internal.lease;
 
-import dev.locksmith.internal.redis.LuaScript;
 import dev.locksmith.internal.redis.ScriptCall;
+import dev.locksmith.internal.store.LockScript;
 import java.util.List;
 
 /**
  * The script calls that keep holds alive and drop them, whatever the kind of lock.
  */
 public final class HoldCalls {
-    private static final LuaScript RENEW = LuaScript.load("renew");
-    private static final LuaScript RELEASE_ALL = LuaScript.load("release-all");
-
     private HoldCalls() {
     }
 
@@ -25,22 +22,22 @@ public final class HoldCalls {
         args[0] = Long.toString(leaseMillis);
         for (int i = 0; i < holds.size(); i++) {
             Hold hold = holds.get(i);
-            keys[i] = hold.keys().hash();
+            keys[i] = hold.keys().lock();
             args[2 * i + 1] = hold.field();
             args[2 * i + 2] = hold.expiryField();
         }
-        return ScriptCall.list(RENEW, keys, args);
+        return LockScript.list("renew", keys, args);
     }
 
     /**
      * @param keys        where the lock lives
-     * @param field       the owner's hold-count field
-     * @param expiryField the owner's expiry field, or ""
-     * @return the call that drops every hold counted in {@code field}, whoever runs it; it answers
-     *         1 when there was one, 0 when not
+     * @param field       the owner (an exclusive lock) or its hold field (read/write)
+     * @param expiryField "" (an exclusive lock) or the owner's expiry field (read/write)
+     * @return the call that drops every hold of that owner, whoever runs it; it answers 1 when
+     *         there was one, 0 when not
      */
     public static ScriptCall releaseAll(HoldKeys keys, String field, String expiryField) {
-        return ScriptCall.integer(RELEASE_ALL, new String[] {keys.hash(), keys.channel()}, field, expiryField,
+        return LockScript.integer("release-all", new String[] {keys.lock(), keys.channel()}, field, expiryField,
                 keys.publishCommand());
     }
 }

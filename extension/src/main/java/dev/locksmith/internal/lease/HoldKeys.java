@@ -3,9 +3,9 @@ package dev.locksmith.internal.lease;
 /**
  * Where a hold lives in Redis, as far as keeping and dropping it goes.
  *
- * @param hash           the lock's hash of holds
+ * @param lock           the lock's key
  * @param channel        where the lock's releases are announced
  * @param publishCommand {@code publish}, or {@code spublish} in a cluster
  */
-public record HoldKeys(String hash, String channel, String publishCommand) {
+public record HoldKeys(String lock, String channel, String publishCommand) {
 }

@@ -5,19 +5,19 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Every hold this process has, by lock hash and hold field. Holds are recorded only after Redis
+ * Every hold this process has, by lock key and hold field. Holds are recorded only after Redis
  * granted them, so the table never claims a hold Redis does not have.
  */
 final class HoldTable {
-    private final Map<String, Map<String, Hold>> byHash = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, Hold>> byLock = new ConcurrentHashMap<>();
 
-    Hold get(String hash, String field) {
-        Map<String, Hold> holders = byHash.get(hash);
+    Hold get(String lock, String field) {
+        Map<String, Hold> holders = byLock.get(lock);
         return holders == null ? null : holders.get(field);
     }
 
     void put(Hold hold) {
-        byHash.compute(hold.keys().hash(), (hash, holders) -> {
+        byLock.compute(hold.keys().lock(), (lock, holders) -> {
             Map<String, Hold> result = holders == null ? new ConcurrentHashMap<>(2) : holders;
             result.put(hold.field(), hold);
             return result;
@@ -29,7 +29,7 @@ final class HoldTable {
      */
     boolean remove(Hold hold) {
         boolean[] removed = new boolean[1];
-        byHash.computeIfPresent(hold.keys().hash(), (hash, holders) -> {
+        byLock.computeIfPresent(hold.keys().lock(), (lock, holders) -> {
             removed[0] = holders.remove(hold.field(), hold);
             return holders.isEmpty() ? null : holders;
         });
@@ -37,10 +37,10 @@ final class HoldTable {
     }
 
     List<Hold> all() {
-        return byHash.values().stream().flatMap(holders -> holders.values().stream()).toList();
+        return byLock.values().stream().flatMap(holders -> holders.values().stream()).toList();
     }
 
     int size() {
-        return byHash.values().stream().mapToInt(Map::size).sum();
+        return byLock.values().stream().mapToInt(Map::size).sum();
     }
 }

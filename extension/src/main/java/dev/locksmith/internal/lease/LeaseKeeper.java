@@ -88,10 +88,11 @@ public final class LeaseKeeper implements AutoCloseable {
     }
 
     /**
-     * @return the hold counted in {@code field} of the lock hash {@code hash}, or null
+     * @return the hold of the lock at {@code lock} whose field (its owner, or its read/write hold
+     *         field) is {@code field}, or null
      */
-    public Hold find(String hash, String field) {
-        return holds.get(hash, field);
+    public Hold find(String lock, String field) {
+        return holds.get(lock, field);
     }
 
     /**
@@ -189,7 +190,7 @@ public final class LeaseKeeper implements AutoCloseable {
     private List<List<Hold>> batches(List<Hold> toRenew) {
         Map<List<Long>, List<Hold>> groups = new LinkedHashMap<>();
         for (Hold hold : toRenew) {
-            List<Long> group = List.of((long) store.partitionOf(hold.keys().hash()), hold.leaseMillis());
+            List<Long> group = List.of((long) store.partitionOf(hold.keys().lock()), hold.leaseMillis());
             groups.computeIfAbsent(group, key -> new ArrayList<>()).add(hold);
         }
         List<List<Hold>> batches = new ArrayList<>();

@@ -3,6 +3,7 @@ package dev.locksmith.internal.lock;
 import dev.locksmith.LockException;
 import dev.locksmith.internal.lease.Hold;
 import dev.locksmith.internal.lease.HoldCalls;
+import dev.locksmith.internal.redis.RedisErrors;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.List;
@@ -20,6 +21,7 @@ final class Acquisition {
     private static final Logger LOG = System.getLogger(Acquisition.class.getName());
     private static final long ACQUIRED = Long.MIN_VALUE;
     private static final long RETRY_AFTER_FAILURE_MILLIS = 100;
+    private static final int THREAD_NAME_LIMIT = 64;
 
     private final String name;
     private final LockKind kind;
@@ -54,6 +56,9 @@ final class Acquisition {
         try {
             if (kind.queuesInRedis()) {
                 return awaitTurnInQueue(contention, deadline, waiting);
+            }
+            if (!kind.contendsOneAtATime()) {
+                return contend(contention, deadline, waiting);
             }
             if (!contention.enterGate(deadline, waiting)) {
                 return null;
@@ -133,9 +138,10 @@ final class Acquisition {
     }
 
     /**
-     * The attempts of one wait. A round trip that fails while time is left (Redis restarting, a
-     * failover, a network blip) is asked again shortly instead of ending the wait; the failure is
-     * thrown only if the wait ends on it.
+     * The attempts of one wait. A round trip that fails in a way a retry may get past (Redis
+     * restarting, loading, a failover, a network blip) is asked again shortly while time is left;
+     * that failure is thrown only if the wait ends on it. A request Redis refused (a missing
+     * permission, a wrong key type) fails the wait at once.
      */
     private final class Attempts {
         private final Deadline deadline;
@@ -156,12 +162,12 @@ final class Acquisition {
                 failure = null;
                 return answer;
             } catch (LockException e) {
-                if (deadline.hasPassed()) {
+                if (deadline.hasPassed() || !RedisErrors.isTransient(e)) {
                     throw e;
                 }
                 if (failure == null) {
-                    LOG.log(Level.WARNING, "Waiting for " + describe() + ": Redis did not answer (" + e.getMessage()
-                            + "); asking again every " + RETRY_AFTER_FAILURE_MILLIS + " ms while the wait lasts");
+                    LOG.log(Level.WARNING, "Waiting for " + describe() + ": " + e.getMessage() + "; asking again every "
+                            + RETRY_AFTER_FAILURE_MILLIS + " ms while the wait lasts");
                 }
                 failure = e;
                 return RETRY_AFTER_FAILURE_MILLIS;
@@ -221,10 +227,12 @@ final class Acquisition {
     private long attempt() {
         String field = kind.holdField(owner);
         String expiryField = kind.expiryField(owner);
+        AcquireRequest request = new AcquireRequest(owner, lease, System.currentTimeMillis(), threadName(),
+                context.settings().fenceLifetime().toMillis());
         long sentAt = context.leases().now();
         List<Long> answer;
         try {
-            answer = context.replies().await(context.store().acquire(kind.acquisition(keys, owner, lease, lease),
+            answer = context.replies().await(context.store().acquire(kind.acquisition(keys, request),
                     HoldCalls.releaseAll(keys.holdKeys(), field, expiryField), lease), "Acquiring " + describe());
         } catch (LockException e) {
             abandon(field, expiryField);
@@ -276,6 +284,14 @@ final class Acquisition {
                                 + "; it expires with its lease", failure);
                     }
                 });
+    }
+
+    /**
+     * @return the current thread's name for inspection, no longer than {@link #THREAD_NAME_LIMIT}
+     */
+    private static String threadName() {
+        String thread = Thread.currentThread().getName();
+        return thread.length() <= THREAD_NAME_LIMIT ? thread : thread.substring(0, THREAD_NAME_LIMIT);
     }
 
     private String describe() {

@@ -1,18 +1,18 @@
 package dev.locksmith.internal.lock;
 
-import dev.locksmith.internal.redis.LuaScript;
 import dev.locksmith.internal.redis.ScriptCall;
+import dev.locksmith.internal.store.LockScript;
+import dev.locksmith.internal.store.LockStore;
+import java.util.concurrent.CompletionStage;
 
 /**
- * The reentrant, non-fair lock: whoever asks first after a release gets it.
+ * The reentrant, non-fair lock: whoever asks first after a release gets it. Its key holds the
+ * owner, the fencing token, the hold count, since when and which thread holds it.
  */
-final class ExclusiveKind extends LockKind {
+class ExclusiveKind extends LockKind {
     static final ExclusiveKind INSTANCE = new ExclusiveKind();
 
-    private static final LuaScript ACQUIRE = LuaScript.load("acquire");
-    private static final LuaScript RELEASE = LuaScript.load("release");
-
-    private ExclusiveKind() {
+    ExclusiveKind() {
     }
 
     @Override
@@ -26,13 +26,31 @@ final class ExclusiveKind extends LockKind {
     }
 
     @Override
-    ScriptCall acquisition(LockKeys keys, String owner, long leaseMillis, long patience) {
-        return ScriptCall.list(ACQUIRE, new String[] {keys.hash(), keys.fence()}, owner, Long.toString(leaseMillis));
+    ScriptCall acquisition(LockKeys keys, AcquireRequest request) {
+        return LockScript.list("acquire", new String[] {keys.lock(), keys.fence()}, request.owner(),
+                Long.toString(request.leaseMillis()), Long.toString(request.sinceMillis()), request.threadName(),
+                Long.toString(request.counterLifetimeMillis()));
     }
 
     @Override
-    ScriptCall release(LockKeys keys, String owner, long leaseMillis, String latchKey, long latchMillis) {
-        return ScriptCall.integer(RELEASE, new String[] {keys.hash(), keys.channel(), latchKey},
-                owner, Long.toString(leaseMillis), Long.toString(latchMillis), keys.publish());
+    ScriptCall release(LockKeys keys, String owner, String latchKey, long latchMillis) {
+        return LockScript.integer("release", new String[] {keys.lock(), keys.channel(), latchKey}, owner,
+                Long.toString(latchMillis), keys.publish());
+    }
+
+    @Override
+    final ScriptCall holdCount(LockKeys keys, String owner, int count, long leaseMillis) {
+        return LockScript.integer("hold-count", new String[] {keys.lock()}, owner, Integer.toString(count),
+                leaseMillis > 0 ? Long.toString(leaseMillis) : "");
+    }
+
+    @Override
+    final CompletionStage<Boolean> isLocked(LockStore store, LockKeys keys) {
+        return store.value(keys.lock()).thenApply(value -> value != null);
+    }
+
+    @Override
+    final CompletionStage<Boolean> isHeldBy(LockStore store, LockKeys keys, String owner) {
+        return store.value(keys.lock()).thenApply(value -> value != null && value.startsWith(owner + "|", 1));
     }
 }

@@ -1,19 +1,15 @@
 package dev.locksmith.internal.lock;
 
-import dev.locksmith.internal.redis.LuaScript;
 import dev.locksmith.internal.redis.ScriptCall;
+import dev.locksmith.internal.store.LockScript;
 
 /**
  * The fair lock: waiters queue in Redis in the order they asked, across all processes, and a
- * release wakes only the head of the queue. It shares its hash with the non-fair lock of the
+ * release wakes only the head of the queue. It shares its key with the non-fair lock of the
  * same name, so the two exclude each other (a non-fair acquirer does not queue, though).
  */
-final class FairKind extends LockKind {
+final class FairKind extends ExclusiveKind {
     static final FairKind INSTANCE = new FairKind();
-
-    private static final LuaScript ACQUIRE = LuaScript.load("fair-acquire");
-    private static final LuaScript RELEASE = LuaScript.load("fair-release");
-    private static final LuaScript LEAVE = LuaScript.load("fair-leave");
 
     private FairKind() {
     }
@@ -24,28 +20,24 @@ final class FairKind extends LockKind {
     }
 
     @Override
-    LockKeys keys(String prefix, String name) {
-        return LockKeys.of(prefix, name);
+    ScriptCall acquisition(LockKeys keys, AcquireRequest request) {
+        return LockScript.list("fair-acquire", new String[] {keys.lock(), keys.fence(), keys.queue(), keys.placePrefix()},
+                request.owner(), Long.toString(request.leaseMillis()), Long.toString(request.sinceMillis()),
+                request.threadName(), Long.toString(request.counterLifetimeMillis()),
+                // A waiter keeps its place for a lease without asking again: only a dead one loses it.
+                Long.toString(request.leaseMillis()));
     }
 
     @Override
-    ScriptCall acquisition(LockKeys keys, String owner, long leaseMillis, long patience) {
-        return ScriptCall.list(ACQUIRE,
-                new String[] {keys.hash(), keys.fence(), keys.channel(), keys.queue(), keys.queueDeadlines()},
-                owner, Long.toString(leaseMillis), Long.toString(patience));
-    }
-
-    @Override
-    ScriptCall release(LockKeys keys, String owner, long leaseMillis, String latchKey, long latchMillis) {
-        return ScriptCall.integer(RELEASE,
-                new String[] {keys.hash(), keys.channel(), latchKey, keys.queue(), keys.queueDeadlines()},
-                owner, Long.toString(leaseMillis), Long.toString(latchMillis), keys.publish());
+    ScriptCall release(LockKeys keys, String owner, String latchKey, long latchMillis) {
+        return LockScript.integer("fair-release", new String[] {keys.lock(), keys.channel(), latchKey, keys.queue()},
+                owner, Long.toString(latchMillis), keys.publish());
     }
 
     @Override
     ScriptCall giveUp(LockKeys keys, String owner) {
-        return ScriptCall.integer(LEAVE,
-                new String[] {keys.hash(), keys.channel(), keys.queue(), keys.queueDeadlines()}, owner, keys.publish());
+        return LockScript.integer("fair-leave", new String[] {keys.lock(), keys.channel(), keys.queue(),
+                keys.placePrefix()}, owner, keys.publish());
     }
 
     @Override

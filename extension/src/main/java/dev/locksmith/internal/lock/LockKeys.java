@@ -4,20 +4,23 @@ import dev.locksmith.internal.lease.HoldKeys;
 
 /**
  * The Redis keys and channel of one lock. All begin with {@code prefix{name}}, so in a cluster
- * they share one hash slot and one script may touch them together.
+ * they share one hash slot and one script may touch them together. A name's {@code %} and
+ * {@code }} are written as {@code %25} and {@code %7D} there: a {@code }} would end the hash tag
+ * early (a name starting with one would leave it empty), and the escape keeps distinct names
+ * apart.
  *
- * @param hash           the hash of holds: owner (or side and owner) to hold count
- * @param fence          the fencing counter of the name, shared by every kind; outlives the
- *                       lock so tokens keep increasing
- * @param channel        where releases are published
- * @param latchPrefix    the start of the short-lived keys that make a resent release harmless
- * @param queue          the fair lock's queue of waiting owners
- * @param queueDeadlines until when each queued owner keeps its place
- * @param publish        the command that announces a release on {@code channel}: {@code publish},
- *                       or {@code spublish} (sharded, kept on the lock's own shard) in a cluster
+ * @param lock        the lock itself: a string for the exclusive kinds, a hash for read/write
+ * @param fence       the fencing counter of the name, shared by every kind; outlives the lock
+ *                    so tokens keep increasing
+ * @param channel     where releases are published
+ * @param latchPrefix the start of the short-lived keys that make a resent release harmless
+ * @param queue       the fair lock's queue of waiting owners
+ * @param placePrefix the start of each fair waiter's place key, which lapses when it stops asking
+ * @param publish     the command that announces a release on {@code channel}: {@code publish},
+ *                    or {@code spublish} (sharded, kept on the lock's own shard) in a cluster
  */
-public record LockKeys(String hash, String fence, String channel, String latchPrefix, String queue,
-                       String queueDeadlines, String publish) {
+public record LockKeys(String lock, String fence, String channel, String latchPrefix, String queue,
+                       String placePrefix, String publish) {
 
     /**
      * @param prefix the configured key prefix
@@ -25,22 +28,32 @@ public record LockKeys(String hash, String fence, String channel, String latchPr
      * @return the keys of the exclusive (reentrant and fair) lock of that name
      */
     public static LockKeys of(String prefix, String name) {
-        String base = prefix + "{" + name + "}";
+        String base = prefix + "{" + hashTag(name) + "}";
         return at(base, base + ":fence");
+    }
+
+    /**
+     * @return the name as it stands between the braces of its keys
+     */
+    static String hashTag(String name) {
+        if (name.indexOf('%') < 0 && name.indexOf('}') < 0) {
+            return name;
+        }
+        return name.replace("%", "%25").replace("}", "%7D");
     }
 
     /**
      * @return what keeping and dropping a hold of this lock needs
      */
     public HoldKeys holdKeys() {
-        return new HoldKeys(hash, channel, publish);
+        return new HoldKeys(lock, channel, publish);
     }
 
     /**
      * @return the keys of the read/write lock of the same name
      */
     public LockKeys readWrite() {
-        return at(hash + ":rw", fence).publishingWith(publish);
+        return at(lock + ":rw", fence).publishingWith(publish);
     }
 
     /**
@@ -48,11 +61,11 @@ public record LockKeys(String hash, String fence, String channel, String latchPr
      * @return the same keys, announcing releases with that command
      */
     public LockKeys publishingWith(String command) {
-        return new LockKeys(hash, fence, channel, latchPrefix, queue, queueDeadlines, command);
+        return new LockKeys(lock, fence, channel, latchPrefix, queue, placePrefix, command);
     }
 
     private static LockKeys at(String base, String fence) {
-        return new LockKeys(base, fence, base + ":released", base + ":unlock:", base + ":queue",
-                base + ":queue:deadlines", "publish");
+        return new LockKeys(base, fence, base + ":released", base + ":unlock:", base + ":queue", base + ":waits:",
+                "publish");
     }
 }

@@ -2,12 +2,14 @@ package dev.locksmith.internal.lock;
 
 import dev.locksmith.internal.lease.LeaseKeeper;
 import dev.locksmith.internal.redis.ScriptCall;
-import java.util.List;
+import dev.locksmith.internal.store.LockStore;
+import java.util.concurrent.CompletionStage;
 
 /**
- * What differs between the kinds of lock: the scripts that acquire and release, which hash
- * field counts an owner's holds, and how waiters queue. Everything else (re-entry, leases,
- * the watchdog, waiting for release messages, fencing) is shared by {@link RedisLock} and {@link Acquisition}.
+ * What differs between the kinds of lock: the operations that acquire and release, how a hold
+ * is named in Redis, how waiters queue, and how Redis tells whether the lock is held.
+ * Everything else (re-entry, leases, waiting for release messages, fencing) is shared by
+ * {@link RedisLock} and {@link Acquisition}.
  */
 abstract class LockKind {
 
@@ -22,14 +24,15 @@ abstract class LockKind {
     abstract LockKeys keys(String prefix, String name);
 
     /**
-     * @return the hash field that counts {@code owner}'s holds
+     * @return what names {@code owner}'s hold in Redis: the owner itself (an exclusive lock) or
+     *         its hold field (read/write)
      */
     String holdField(String owner) {
         return owner;
     }
 
     /**
-     * @return the hash field with {@code owner}'s own expiry, or "" when holds share the hash's lease
+     * @return the field with {@code owner}'s own expiry, or "" when holds share the lock's lease
      */
     String expiryField(String owner) {
         return "";
@@ -38,15 +41,22 @@ abstract class LockKind {
     /**
      * One attempt; its KEYS[2] is the fencing counter.
      *
-     * @param patience how long a waiter keeps its place in a Redis-side queue without asking again
      * @return a call answering {1, fencing token} when acquired, {0, ms until something may change} when not
      */
-    abstract ScriptCall acquisition(LockKeys keys, String owner, long leaseMillis, long patience);
+    abstract ScriptCall acquisition(LockKeys keys, AcquireRequest request);
 
     /**
-     * @return a call answering the holds left on this side (0 = released), or -1 when the owner held nothing
+     * @return a call answering 0 when the owner's last hold is released, -1 when it held nothing
      */
-    abstract ScriptCall release(LockKeys keys, String owner, long leaseMillis, String latchKey, long latchMillis);
+    abstract ScriptCall release(LockKeys keys, String owner, String latchKey, long latchMillis);
+
+    /**
+     * @param count       the owner's hold count from now on
+     * @param leaseMillis a lease to keep at least (a re-entry), or 0 to leave the lease alone
+     * @return a call answering 1 when the owner still holds the lock, 0 when its hold is gone;
+     *         null when Redis keeps no count for this kind and nothing needs saying
+     */
+    abstract ScriptCall holdCount(LockKeys keys, String owner, int count, long leaseMillis);
 
     /**
      * Removes what a waiter left in Redis (a place in a queue, a waiting-writer mark) after it
@@ -57,10 +67,18 @@ abstract class LockKind {
     }
 
     /**
-     * @return true when every waiter queues in Redis (fair), false when one local thread contends for all
+     * @return true when every waiter queues in Redis (fair), false when it waits for a release message
      */
     boolean queuesInRedis() {
         return false;
+    }
+
+    /**
+     * @return true when the threads of one process take turns asking Redis (one contender per
+     *         name), false when each asks on its own (readers, who may all hold at once)
+     */
+    boolean contendsOneAtATime() {
+        return true;
     }
 
     /**
@@ -71,12 +89,14 @@ abstract class LockKind {
     }
 
     /**
-     * @param fields the hash's fields
-     * @return true if they show a hold of this kind
+     * @return whether anyone holds this side of the lock now
      */
-    boolean isLockedBy(List<String> fields) {
-        return !fields.isEmpty();
-    }
+    abstract CompletionStage<Boolean> isLocked(LockStore store, LockKeys keys);
+
+    /**
+     * @return whether {@code owner} holds this side of the lock now
+     */
+    abstract CompletionStage<Boolean> isHeldBy(LockStore store, LockKeys keys, String owner);
 
     /**
      * Refuses an acquisition that could never succeed, before any waiting.

@@ -18,9 +18,11 @@ import java.util.concurrent.ThreadFactory;
  * @param syncReplicas      replicas that must acknowledge an acquisition ({@code WAIT}), 0 for none
  * @param syncTimeout       how long to wait for them
  * @param watchdogScheduler the container's scheduler for lease renewal, or null to use a private one
+ * @param fenceLifetime     how long a fencing counter lives from its seeding
  * @param threadFactory     where Redis I/O threads come from (a container's ManagedThreadFactory), or null
  */
 public record LockSettings(List<RedisURI> uris, RedisMode mode, String keyPrefix, Duration lease,
                            Duration commandTimeout, int syncReplicas, Duration syncTimeout,
-                           ScheduledExecutorService watchdogScheduler, ThreadFactory threadFactory) {
+                           ScheduledExecutorService watchdogScheduler, Duration fenceLifetime,
+                           ThreadFactory threadFactory) {
 }

@@ -1,21 +1,19 @@
 package dev.locksmith.internal.lock;
 
 import dev.locksmith.internal.lease.LeaseKeeper;
-import dev.locksmith.internal.redis.LuaScript;
 import dev.locksmith.internal.redis.ScriptCall;
-import java.util.List;
+import dev.locksmith.internal.store.LockScript;
+import dev.locksmith.internal.store.LockStore;
+import java.util.concurrent.CompletionStage;
 
 /**
  * One side of the read/write lock. Both sides live in one hash; each owner's holds carry their
- * own expiry, so a dead reader keeps writers out for one lease at most.
+ * own expiry, so a dead reader keeps writers out for one lease at most. Readers never take turns
+ * inside a process: each asks Redis on its own, so readers of one name hold together.
  */
 final class ReadWriteKind extends LockKind {
     static final ReadWriteKind READ = new ReadWriteKind(true);
     static final ReadWriteKind WRITE = new ReadWriteKind(false);
-
-    private static final LuaScript SCRIPT = LuaScript.load("read-write");
-    // Acquisitions write no latch; the prefix stands in for KEYS[4] because it lies in the lock's
-    // hash slot, which a cluster requires of every key a script names.
 
     private final boolean read;
     private final String fieldPrefix;
@@ -46,26 +44,34 @@ final class ReadWriteKind extends LockKind {
     }
 
     @Override
-    ScriptCall acquisition(LockKeys keys, String owner, long leaseMillis, long patience) {
-        return ScriptCall.list(SCRIPT, new String[] {keys.hash(), keys.fence(), keys.channel(), keys.latchPrefix()},
-                read ? "acquire-read" : "acquire-write", owner, Long.toString(leaseMillis));
+    ScriptCall acquisition(LockKeys keys, AcquireRequest request) {
+        return LockScript.list(read ? "acquire-read" : "acquire-write", new String[] {keys.lock(), keys.fence()},
+                request.owner(), Long.toString(request.leaseMillis()), Long.toString(request.counterLifetimeMillis()));
     }
 
     @Override
-    ScriptCall release(LockKeys keys, String owner, long leaseMillis, String latchKey, long latchMillis) {
-        return ScriptCall.integer(SCRIPT,
-                new String[] {keys.hash(), keys.fence(), keys.channel(), latchKey},
-                read ? "release-read" : "release-write", owner, Long.toString(leaseMillis), Long.toString(latchMillis),
-                keys.publish());
+    ScriptCall release(LockKeys keys, String owner, String latchKey, long latchMillis) {
+        return LockScript.integer(read ? "release-read" : "release-write",
+                new String[] {keys.lock(), keys.channel(), latchKey}, owner, Long.toString(latchMillis), keys.publish());
+    }
+
+    @Override
+    ScriptCall holdCount(LockKeys keys, String owner, int count, long leaseMillis) {
+        if (leaseMillis <= 0) {
+            return null;
+        }
+        return LockScript.integer("rw-hold", new String[] {keys.lock()}, holdField(owner), expiryField(owner),
+                Long.toString(leaseMillis));
     }
 
     @Override
     ScriptCall giveUp(LockKeys keys, String owner) {
-        if (read) {
-            return super.giveUp(keys, owner);
-        }
-        return ScriptCall.integer(SCRIPT,
-                new String[] {keys.hash(), keys.fence(), keys.channel(), keys.latchPrefix()}, "give-up-write", owner, "0", "0", keys.publish());
+        return LockScript.integer("give-up-write", new String[] {keys.lock(), keys.channel()}, owner, keys.publish());
+    }
+
+    @Override
+    boolean contendsOneAtATime() {
+        return !read;
     }
 
     @Override
@@ -74,14 +80,19 @@ final class ReadWriteKind extends LockKind {
     }
 
     @Override
-    boolean isLockedBy(List<String> fields) {
-        return fields.stream().anyMatch(field -> field.startsWith(fieldPrefix));
+    CompletionStage<Boolean> isLocked(LockStore store, LockKeys keys) {
+        return store.hashFields(keys.lock()).thenApply(fields -> fields.stream().anyMatch(f -> f.startsWith(fieldPrefix)));
+    }
+
+    @Override
+    CompletionStage<Boolean> isHeldBy(LockStore store, LockKeys keys, String owner) {
+        return store.hashFields(keys.lock()).thenApply(fields -> fields.contains(holdField(owner)));
     }
 
     @Override
     void checkMayAcquire(LeaseKeeper leases, LockKeys keys, String owner, String name) {
-        if (!read && leases.find(keys.hash(), READ.holdField(owner)) != null
-                && leases.find(keys.hash(), holdField(owner)) == null) {
+        if (!read && leases.find(keys.lock(), READ.holdField(owner)) != null
+                && leases.find(keys.lock(), holdField(owner)) == null) {
             throw new IllegalMonitorStateException("This thread holds the read lock of '" + name + "' and asks for its"
                     + " write lock, which would wait for itself forever. Release the read lock first, or take the"
                     + " write lock first (a writer may also read).");

@@ -2,19 +2,16 @@ package dev.locksmith.internal.lock;
 
 import dev.locksmith.LockLostException;
 import dev.locksmith.internal.lease.Hold;
-import dev.locksmith.internal.redis.LuaScript;
 import dev.locksmith.internal.redis.ScriptCall;
+import dev.locksmith.internal.store.LockScript;
 import java.time.Duration;
 
 /**
- * A lock of any {@link LockKind}: a Redis hash of hold counts with a server-side lease. The
- * first hold of a thread comes from an {@link Acquisition}; further holds of the same thread
- * re-enter, and the lease keeper keeps the hold until its last release.
+ * A lock of any {@link LockKind}. The first hold of a thread comes from an {@link Acquisition};
+ * further holds of the same thread re-enter; the lease keeper keeps the hold until its last
+ * release. The hold count is counted here, by the holder, and copied to Redis for inspection.
  */
 final class RedisLock extends LockFacade implements ReleasableByOwner {
-    private static final LuaScript REENTER = LuaScript.load("reenter");
-    private static final LuaScript FORCE_RELEASE = LuaScript.load("force-release");
-
     private final String name;
     private final LockKind kind;
     private final LockKeys keys;
@@ -65,9 +62,16 @@ final class RedisLock extends LockFacade implements ReleasableByOwner {
             context.leases().forget(hold);
             throw lost(hold, "before it was released");
         }
+        int count = hold.count();
+        if (count > 1) {
+            if (!confirmCount(hold, count - 1, 0)) {
+                throw lost(hold, "before it was released: its lease expired or it was force-unlocked");
+            }
+            hold.countIs(count - 1);
+            return count - 1;
+        }
         String latchKey = keys.latchPrefix() + context.owners().nextRequestId();
-        ScriptCall release = kind.release(keys, hold.owner(), hold.leaseMillis(), latchKey,
-                context.settings().commandTimeout().toMillis());
+        ScriptCall release = kind.release(keys, hold.owner(), latchKey, context.settings().commandTimeout().toMillis());
         context.leases().releasing(hold);
         long left;
         try {
@@ -76,26 +80,22 @@ final class RedisLock extends LockFacade implements ReleasableByOwner {
             context.leases().releaseFailed(hold);
             throw e;
         }
+        context.leases().forget(hold);
         if (left < 0) {
-            context.leases().forget(hold);
             throw lost(hold, "before it was released: its lease expired or it was force-unlocked");
         }
-        if (left == 0) {
-            context.leases().forget(hold);
-            if (!kind.queuesInRedis()) {
-                context.contention().wake(keys.channel());
-            }
-        } else {
-            context.leases().releaseFailed(hold);
+        hold.countIs(0);
+        if (!kind.queuesInRedis()) {
+            context.contention().wake(keys.channel());
         }
-        return (int) left;
+        return 0;
     }
 
     @Override
     public boolean forceUnlock() {
         context.state().checkOpen();
-        long removed = context.replies().await(context.store().everywhere(ScriptCall.integer(FORCE_RELEASE,
-                new String[] {keys.hash(), keys.channel()}, keys.publish())), "Force-unlocking " + describe());
+        long removed = context.replies().await(context.store().everywhere(LockScript.integer("force-release",
+                new String[] {keys.lock(), keys.channel()}, keys.publish())), "Force-unlocking " + describe());
         context.contention().wake(keys.channel());
         return removed == 1;
     }
@@ -103,7 +103,7 @@ final class RedisLock extends LockFacade implements ReleasableByOwner {
     @Override
     public boolean isLocked() {
         context.state().checkOpen();
-        return kind.isLockedBy(context.replies().await(context.store().hashFields(keys.hash()), "Reading " + describe()));
+        return context.replies().await(kind.isLocked(context.store(), keys), "Reading " + describe());
     }
 
     @Override
@@ -114,9 +114,13 @@ final class RedisLock extends LockFacade implements ReleasableByOwner {
     @Override
     public int getHoldCount() {
         context.state().checkOpen();
-        String count = context.replies().await(context.store().hashField(keys.hash(),
-                kind.holdField(context.owners().current())), "Reading " + describe());
-        return count == null ? 0 : Integer.parseInt(count);
+        Hold hold = currentHold();
+        if (hold == null) {
+            return 0;
+        }
+        boolean held = context.replies().await(kind.isHeldBy(context.store(), keys, hold.owner()),
+                "Reading " + describe());
+        return held ? hold.count() : 0;
     }
 
     @Override
@@ -124,7 +128,7 @@ final class RedisLock extends LockFacade implements ReleasableByOwner {
         if (!isLocked()) {
             return Duration.ZERO;
         }
-        long millis = context.replies().await(context.store().timeToLive(keys.hash()), "Reading " + describe());
+        long millis = context.replies().await(context.store().timeToLive(keys.lock()), "Reading " + describe());
         return millis > 0 ? Duration.ofMillis(millis) : Duration.ZERO;
     }
 
@@ -139,6 +143,11 @@ final class RedisLock extends LockFacade implements ReleasableByOwner {
         if (hold.isLost()) {
             throw lost(hold, "; its fencing token " + hold.fencingToken() + " is stale");
         }
+        if (!hold.isTokenPublished() && context.store().tokensNeedPublishing()) {
+            context.replies().await(context.store().publishToken(keys.fence(), hold.fencingToken(),
+                    context.settings().fenceLifetime().toMillis()), "Publishing the fencing token of " + describe());
+            hold.tokenPublished();
+        }
         return hold.fencingToken();
     }
 
@@ -148,21 +157,38 @@ final class RedisLock extends LockFacade implements ReleasableByOwner {
     }
 
     private Hold currentHold(String owner) {
-        return context.leases().find(keys.hash(), kind.holdField(owner));
+        return context.leases().find(keys.lock(), kind.holdField(owner));
     }
 
+    /**
+     * Another hold by its owner. Telling Redis the new count is an absolute write, so a request
+     * resent after a lost reply changes nothing; the count here changes only once Redis agreed.
+     */
     private void reenter(Hold held, long lease) {
         if (held.isLost()) {
             context.leases().forget(held);
             throw lost(held, "before it was entered again");
         }
-        long count = context.replies().await(context.store().update(ScriptCall.integer(REENTER,
-                new String[] {keys.hash()}, held.field(), Long.toString(lease), held.expiryField()), 0),
-                "Re-entering " + describe());
-        if (count == 0) {
-            context.leases().forget(held);
+        if (!confirmCount(held, held.count() + 1, lease)) {
             throw lost(held, "before it was entered again: its lease expired or it was force-unlocked");
         }
+        held.countIs(held.count() + 1);
+    }
+
+    /**
+     * @return false when Redis no longer has the hold (it is forgotten then)
+     */
+    private boolean confirmCount(Hold hold, int count, long lease) {
+        ScriptCall call = kind.holdCount(keys, hold.owner(), count, lease);
+        if (call == null) {
+            return true;
+        }
+        long held = context.replies().await(context.store().update(call, 0), "Updating " + describe());
+        if (held == 0) {
+            context.leases().forget(hold);
+            return false;
+        }
+        return true;
     }
 
     private LockLostException lost(Hold hold, String when) {

@@ -62,20 +62,31 @@ public final class RedisEndpoint implements AutoCloseable {
      * @param uris           one URI, or the cluster's seeds
      * @param commandTimeout how long a command may take before it fails
      * @return the connected endpoint
-     * @throws LockException if Redis cannot be reached
+     * @throws LockException if Redis cannot be reached, saying why
      */
     public static RedisEndpoint connect(RedisResources shared, RedisMode mode, List<RedisURI> uris,
                                         Duration commandTimeout) {
+        return connect(shared, mode, uris, commandTimeout, mode + " " + RedisUris.redacted(uris));
+    }
+
+    /**
+     * Connects, failing at once when the server cannot be reached.
+     *
+     * @param description how messages name the server, without secrets (such as {@code REDLOCK master
+     *                    2 of 3 redis://10.0.0.2:6379})
+     * @throws LockException if Redis cannot be reached, saying why
+     */
+    public static RedisEndpoint connect(RedisResources shared, RedisMode mode, List<RedisURI> uris,
+                                        Duration commandTimeout, String description) {
         ClientResources resources = shared.lettuce();
-        String description = mode + " " + RedisUris.redacted(uris);
         try {
             if (mode == RedisMode.CLUSTER) {
                 return connectCluster(resources, uris, commandTimeout, description);
             }
             return connectSingle(resources, uris.get(0), commandTimeout, description);
         } catch (RedisException e) {
-            throw new LockException("Cannot connect to Redis at " + description + ": " + e.getMessage()
-                    + ". Check locksmith.redis.uri and that the server is running.", e);
+            throw new LockException("Cannot connect to Redis at " + description + ": "
+                    + ConnectFailure.explain(e, "locksmith.redis.uri"), e);
         }
     }
 

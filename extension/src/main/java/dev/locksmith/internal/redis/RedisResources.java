@@ -35,6 +35,14 @@ public final class RedisResources implements AutoCloseable {
     }
 
     /**
+     * Runs {@code task} once after {@code delayMillis}, on one of these threads; for work that may
+     * block for a connect timeout, such as reconnecting to a server that was down.
+     */
+    public void schedule(Runnable task, long delayMillis) {
+        resources.eventExecutorGroup().schedule(task, delayMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /**
      * Stops the threads; waits briefly for them, since a container may undeploy the application
      * right after.
      */

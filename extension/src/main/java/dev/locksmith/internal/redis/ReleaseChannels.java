@@ -1,5 +1,6 @@
 package dev.locksmith.internal.redis;
 
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -32,27 +34,54 @@ public final class ReleaseChannels {
     private final Map<String, Channel> channels = new HashMap<>();
 
     /**
-     * @param connections one pub/sub connection per server; a subscription counts as made once
-     *                    a majority of them confirmed it
-     * @param sharded     true to use sharded pub/sub (a cluster), false for classic channels
+     * @param connections         one pub/sub connection per server reachable now
+     * @param confirmationsNeeded how many servers must confirm a subscription before it counts as
+     *                            made: 1 for one deployment, a majority of all masters for RedLock
+     * @param sharded             true to use sharded pub/sub (a cluster), false for classic channels
      */
-    public ReleaseChannels(List<StatefulRedisPubSubConnection<String, String>> connections, boolean sharded) {
-        this.connections = List.copyOf(connections);
-        this.confirmationsNeeded = connections.size() / 2 + 1;
+    public ReleaseChannels(List<StatefulRedisPubSubConnection<String, String>> connections, int confirmationsNeeded,
+                           boolean sharded) {
+        this.connections = new CopyOnWriteArrayList<>();
+        this.confirmationsNeeded = confirmationsNeeded;
         this.sharded = sharded;
-        for (StatefulRedisPubSubConnection<String, String> connection : connections) {
-            connection.addListener(new RedisPubSubAdapter<>() {
-                @Override
-                public void message(String channel, String message) {
-                    dispatch(channel, message);
-                }
+        connections.forEach(this::listenOn);
+    }
 
-                @Override
-                public void smessage(String channel, String message) {
-                    dispatch(channel, message);
+    /**
+     * Adds the connection of a server that became reachable (a RedLock master that was down when
+     * the manager started), and subscribes it to every active channel.
+     *
+     * @param connection the server's pub/sub connection
+     */
+    public void join(StatefulRedisPubSubConnection<String, String> connection) {
+        listenOn(connection);
+        String[] active;
+        synchronized (this) {
+            active = channels.keySet().toArray(String[]::new);
+        }
+        if (active.length > 0) {
+            subscribe(connection, active).whenComplete((ok, failure) -> {
+                if (failure != null) {
+                    LOG.log(Level.WARNING, "Subscribing a server that came back to " + active.length + " release"
+                            + " channel(s) failed; its releases reach waiters through the others: " + failure);
                 }
             });
         }
+    }
+
+    private void listenOn(StatefulRedisPubSubConnection<String, String> connection) {
+        connection.addListener(new RedisPubSubAdapter<>() {
+            @Override
+            public void message(String channel, String message) {
+                dispatch(channel, message);
+            }
+
+            @Override
+            public void smessage(String channel, String message) {
+                dispatch(channel, message);
+            }
+        });
+        connections.add(connection);
     }
 
     /**
@@ -107,13 +136,18 @@ public final class ReleaseChannels {
         CompletableFuture<Void> enough = new CompletableFuture<>();
         AtomicInteger confirmed = new AtomicInteger();
         AtomicInteger failed = new AtomicInteger();
-        for (StatefulRedisPubSubConnection<String, String> connection : connections) {
+        List<StatefulRedisPubSubConnection<String, String>> reachable = List.copyOf(connections);
+        if (reachable.size() < confirmationsNeeded) {
+            enough.completeExceptionally(new RedisConnectionException("only " + reachable.size() + " server(s)"
+                    + " reachable; " + confirmationsNeeded + " must confirm a subscription"));
+        }
+        for (StatefulRedisPubSubConnection<String, String> connection : reachable) {
             subscribe(connection, channel).whenComplete((ok, failure) -> {
                 if (failure == null) {
                     if (confirmed.incrementAndGet() == confirmationsNeeded) {
                         enough.complete(null);
                     }
-                } else if (failed.incrementAndGet() > connections.size() - confirmationsNeeded) {
+                } else if (failed.incrementAndGet() > reachable.size() - confirmationsNeeded) {
                     enough.completeExceptionally(failure);
                 }
             });

@@ -26,7 +26,8 @@ public interface LockStore extends AutoCloseable {
      * @param commandTimeout how long one command may take
      * @param lease          the watchdog lease, which bounds RedLock's per-master timeout
      * @return the connected store
-     * @throws dev.locksmith.LockException if Redis cannot be reached
+     * @throws dev.locksmith.LockException if Redis cannot be reached (for RedLock: if fewer than
+     *                                     a majority of the masters can)
      */
     static LockStore connect(RedisResources resources, RedisMode mode, List<RedisURI> uris, Duration commandTimeout,
                              Duration lease) {
@@ -44,6 +45,24 @@ public interface LockStore extends AutoCloseable {
      * @return {1, fencing token} when acquired, {0, ms to wait} when not
      */
     CompletionStage<List<Long>> acquire(ScriptCall acquisition, ScriptCall undo, long leaseMillis);
+
+    /**
+     * @return true when a fencing token must still be told to other nodes before anyone may rely
+     *         on it (RedLock), false when the node that made it is the only one (one deployment)
+     */
+    boolean tokensNeedPublishing();
+
+    /**
+     * Makes a token handed out by {@link #acquire} known where later acquisitions look, so that
+     * they get larger ones.
+     *
+     * @param fenceKey        the fencing counter
+     * @param token           the token
+     * @param lifetimeMillis  how long a counter lives
+     * @return completes once enough nodes know it
+     * @throws dev.locksmith.LockException (in the stage) when too few nodes could be told
+     */
+    CompletionStage<Void> publishToken(String fenceKey, long token, long lifetimeMillis);
 
     /**
      * A change to an existing hold (release, re-entry).
@@ -68,14 +87,15 @@ public interface LockStore extends AutoCloseable {
     CompletionStage<Long> everywhere(ScriptCall call);
 
     /**
+     * @return a string key's value, or null; with several nodes, a value whose part before the
+     *         first {@code |} (a lock's owner) a majority agrees on
+     */
+    CompletionStage<String> value(String key);
+
+    /**
      * @return the fields of a hash, as the deployment agrees on them
      */
     CompletionStage<List<String>> hashFields(String key);
-
-    /**
-     * @return a hash field's value, or null
-     */
-    CompletionStage<String> hashField(String key, String field);
 
     /**
      * @return the remaining time to live in ms, negative when the key has none or is gone

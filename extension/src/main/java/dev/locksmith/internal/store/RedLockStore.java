@@ -2,14 +2,17 @@ package dev.locksmith.internal.store;
 
 import dev.locksmith.LockException;
 import dev.locksmith.RedisMode;
-import dev.locksmith.internal.redis.LuaScript;
 import dev.locksmith.internal.redis.RedisEndpoint;
+import dev.locksmith.internal.redis.RedisErrors;
 import dev.locksmith.internal.redis.RedisResources;
 import dev.locksmith.internal.redis.RedisUris;
 import dev.locksmith.internal.redis.ReleaseChannels;
 import dev.locksmith.internal.redis.ScriptCall;
 import dev.locksmith.internal.redis.ScriptRunner;
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisURI;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -18,64 +21,115 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntFunction;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The RedLock algorithm: locks live on N independent masters (N odd, at least 3) and a hold
  * exists while a majority has it. An acquisition asks every master at once, each with a
  * timeout far below the lease, and succeeds only with a majority and time left on the lease
  * (validity = lease - elapsed - clock drift); otherwise it is undone everywhere and the caller
- * retries after a random back-off. Fencing tokens: the largest token of the granting majority,
- * written back to every master before the hold is handed out.
+ * retries after a random back-off. One round trip acquires and one releases.
+ *
+ * <p>The fencing token of a hold is the largest token of the granting majority. Before anyone
+ * relies on it ({@link #publishToken}, on the first {@code fencingToken()} call), it is written
+ * back to every master, so that any later majority includes a master that knows it.
+ *
+ * <p>It starts with a majority of masters reachable; the others are connected in the background
+ * as they come up, and take part from then on.
  */
 final class RedLockStore implements LockStore {
     /** Drift allowed between the masters' clocks: 1% of the lease plus 2 ms, as the RedLock description suggests. */
     static final double CLOCK_DRIFT_FACTOR = 0.01;
     private static final long CLOCK_DRIFT_FLOOR_MILLIS = 2;
-    private static final LuaScript RAISE_FENCE = LuaScript.load("raise-fence");
+    private static final long RECONNECT_MILLIS = 1_000;
+    private static final Logger LOG = System.getLogger(RedLockStore.class.getName());
+    private static final Throwable NOT_CONNECTED = new RedisConnectionException("not connected yet");
 
-    private final List<RedisEndpoint> masters;
-    private final List<ScriptRunner> scripts;
+    private final List<Master> masters;
     private final int majority;
     private final long nodeTimeoutMillis;
     private final ReleaseChannels channels;
     private final String description;
+    private volatile boolean closed;
 
-    private RedLockStore(List<RedisEndpoint> masters, Duration commandTimeout, Duration lease, String description) {
+    private RedLockStore(List<Master> masters, Duration commandTimeout, Duration lease, String description) {
         this.masters = List.copyOf(masters);
-        this.scripts = masters.stream().map(master -> new ScriptRunner(master.commands())).toList();
         this.majority = masters.size() / 2 + 1;
         // Far below the lease, so a dead master cannot eat the validity of an acquisition.
         this.nodeTimeoutMillis = Math.max(5, Math.min(commandTimeout.toMillis(), lease.toMillis() / 20));
-        this.channels = new ReleaseChannels(masters.stream().map(RedisEndpoint::pubSub).toList(), false);
+        this.channels = new ReleaseChannels(masters.stream().filter(Master::isConnected)
+                .map(master -> master.endpoint.pubSub()).toList(), majority, false);
         this.description = description;
     }
 
     /**
-     * Connects to every master; all must answer at start.
+     * Connects to every master it can; a majority must answer at start, the rest join later.
      *
-     * @throws LockException naming the master that could not be reached
+     * @throws LockException naming every master that could not be reached, when fewer than a majority could
      */
     static RedLockStore connect(RedisResources resources, List<RedisURI> uris, Duration commandTimeout, Duration lease) {
-        List<RedisEndpoint> connected = new ArrayList<>();
-        try {
-            for (RedisURI uri : uris) {
-                connected.add(RedisEndpoint.connect(resources, RedisMode.STANDALONE, List.of(uri), commandTimeout));
+        String description = RedisMode.REDLOCK + " " + RedisUris.redacted(uris);
+        List<Master> masters = new ArrayList<>();
+        List<LockException> failures = new ArrayList<>();
+        for (int i = 0; i < uris.size(); i++) {
+            Master master = new Master(resources, uris.get(i), commandTimeout, RedisMode.REDLOCK + " master " + (i + 1)
+                    + " of " + uris.size() + " " + RedisUris.redacted(List.of(uris.get(i))));
+            try {
+                master.connect();
+            } catch (LockException e) {
+                failures.add(e);
             }
-        } catch (LockException e) {
-            connected.forEach(RedisEndpoint::close);
-            throw e;
+            masters.add(master);
         }
-        return new RedLockStore(connected, commandTimeout, lease, RedisMode.REDLOCK + " " + RedisUris.redacted(uris));
+        int needed = uris.size() / 2 + 1;
+        if (uris.size() - failures.size() < needed) {
+            masters.forEach(Master::close);
+            LockException failure = new LockException("Only " + (uris.size() - failures.size()) + " of " + uris.size()
+                    + " RedLock masters answer; " + needed + " are needed to lock (" + description + "): "
+                    + failures.stream().map(LockException::getMessage).toList());
+            failures.forEach(failure::addSuppressed);
+            throw failure;
+        }
+        RedLockStore store = new RedLockStore(masters, commandTimeout, lease, description);
+        for (Master master : masters) {
+            if (!master.isConnected()) {
+                LOG.log(Level.WARNING, master.name + " does not answer; locking goes on with the majority, and it"
+                        + " joins once it answers");
+                store.reconnectLater(master);
+            }
+        }
+        return store;
+    }
+
+    private void reconnectLater(Master master) {
+        master.resources.schedule(() -> {
+            if (closed) {
+                return;
+            }
+            try {
+                master.connect();
+                channels.join(master.endpoint.pubSub());
+                LOG.log(Level.INFO, master.name + " answers again and takes part in locking from now on");
+                if (closed) {
+                    master.close();
+                }
+            } catch (LockException e) {
+                reconnectLater(master);
+            }
+        }, RECONNECT_MILLIS);
     }
 
     @Override
     public CompletionStage<List<Long>> acquire(ScriptCall acquisition, ScriptCall undo, long leaseMillis) {
         long started = System.nanoTime();
-        return askAll(master -> acquisition.<List<Long>>runOn(scripts.get(master))).thenCompose(answers -> {
+        return askAllReplies(scripts -> acquisition.<List<Long>>runOn(scripts)).thenCompose(replies -> {
+            refusedByMajority(replies, "acquire");
+            List<List<Long>> answers = replies.stream().map(Reply::value).toList();
             long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
             long drift = (long) (leaseMillis * CLOCK_DRIFT_FACTOR) + CLOCK_DRIFT_FLOOR_MILLIS;
             List<Integer> granted = new ArrayList<>();
@@ -90,18 +144,31 @@ final class RedLockStore implements LockStore {
             }
             if (granted.size() >= majority && leaseMillis - elapsed - drift > 0) {
                 long token = granted.stream().mapToLong(i -> answers.get(i).get(1)).max().orElseThrow();
-                return publishToken(acquisition.keys()[1], token).thenCompose(raised -> raised >= majority
-                        ? CompletableFuture.completedFuture(List.of(1L, token))
-                        : undoOn(granted, undo).thenApply(undone -> List.of(0L, backOff())));
+                return CompletableFuture.completedFuture(List.of(1L, token));
             }
             long wait = granted.isEmpty() && soonestFree != Long.MAX_VALUE ? soonestFree : backOff();
             return undoOn(granted, undo).thenApply(undone -> List.of(0L, wait));
         });
     }
 
-    private CompletionStage<Integer> publishToken(String fenceKey, long token) {
-        ScriptCall raise = ScriptCall.integer(RAISE_FENCE, new String[] {fenceKey}, Long.toString(token));
-        return askAll(master -> raise.<Long>runOn(scripts.get(master))).thenApply(answers -> (int) answers.stream().filter(Objects::nonNull).count());
+    @Override
+    public boolean tokensNeedPublishing() {
+        return true;
+    }
+
+    @Override
+    public CompletionStage<Void> publishToken(String fenceKey, long token, long lifetimeMillis) {
+        ScriptCall raise = LockScript.integer("raise-fence", new String[] {fenceKey}, Long.toString(token),
+                Long.toString(lifetimeMillis));
+        return askAll(scripts -> raise.<Long>runOn(scripts)).thenApply(answers -> {
+            long told = answers.stream().filter(Objects::nonNull).count();
+            if (told < majority) {
+                throw new LockException("Only " + told + " of " + masters.size() + " RedLock masters learned fencing"
+                        + " token " + token + "; " + majority + " must, or a later holder could get a smaller one ("
+                        + description + ")");
+            }
+            return null;
+        });
     }
 
     /**
@@ -110,8 +177,7 @@ final class RedLockStore implements LockStore {
      */
     private CompletionStage<Void> undoOn(List<Integer> granted, ScriptCall undo) {
         CompletableFuture<?>[] undone = granted.stream()
-                .map(master -> undo.runOn(scripts.get(master)).toCompletableFuture()
-                        .orTimeout(nodeTimeoutMillis, TimeUnit.MILLISECONDS).exceptionally(failure -> null))
+                .map(index -> masters.get(index).ask(scripts -> undo.runOn(scripts), nodeTimeoutMillis))
                 .toArray(CompletableFuture[]::new);
         return CompletableFuture.allOf(undone);
     }
@@ -122,15 +188,16 @@ final class RedLockStore implements LockStore {
 
     @Override
     public CompletionStage<Long> update(ScriptCall call, long lostAnswer) {
-        return askAll(master -> call.<Long>runOn(scripts.get(master))).thenApply(answers -> {
-            Long agreed = agreedValue(answers.stream().filter(answer -> answer != null && answer != lostAnswer).toList());
+        return askAll(scripts -> call.<Long>runOn(scripts)).thenApply(answers -> {
+            Long agreed = agreed(answers.stream().filter(answer -> answer != null && answer != lostAnswer).toList(),
+                    answer -> answer);
             return agreed == null ? lostAnswer : agreed;
         });
     }
 
     @Override
     public CompletionStage<List<Long>> renew(ScriptCall call) {
-        return askAll(master -> call.<List<Long>>runOn(scripts.get(master))).thenApply(answers -> {
+        return askAll(scripts -> call.<List<Long>>runOn(scripts)).thenApply(answers -> {
             List<Long> renewed = new ArrayList<>();
             for (int key = 0; key < call.keys().length; key++) {
                 int index = key;
@@ -143,17 +210,24 @@ final class RedLockStore implements LockStore {
 
     @Override
     public CompletionStage<Long> everywhere(ScriptCall call) {
-        return askAll(master -> call.<Long>runOn(scripts.get(master))).thenApply(answers -> {
+        return askAll(scripts -> call.<Long>runOn(scripts)).thenApply(answers -> {
             if (answers.stream().allMatch(Objects::isNull)) {
-                throw new LockException("No RedLock master answered " + call.script() + " (" + description + ")");
+                throw new LockException("No RedLock master answered the " + call.args()[0] + " operation ("
+                        + description + ")");
             }
             return answers.stream().filter(Objects::nonNull).max(Long::compare).orElseThrow();
         });
     }
 
     @Override
+    public CompletionStage<String> value(String key) {
+        return askAllCommands(master -> master.endpoint.commands().get(key))
+                .thenApply(answers -> agreed(answers, value -> value.split("\\|", 2)[0]));
+    }
+
+    @Override
     public CompletionStage<List<String>> hashFields(String key) {
-        return askAll(master -> masters.get(master).commands().hkeys(key)).thenApply(answers -> {
+        return askAllCommands(master -> master.endpoint.commands().hkeys(key)).thenApply(answers -> {
             Map<String, Integer> votes = new HashMap<>();
             answers.stream().filter(Objects::nonNull).flatMap(List::stream).forEach(field -> votes.merge(field, 1, Integer::sum));
             return votes.entrySet().stream().filter(vote -> vote.getValue() >= majority).map(Map.Entry::getKey).toList();
@@ -161,14 +235,8 @@ final class RedLockStore implements LockStore {
     }
 
     @Override
-    public CompletionStage<String> hashField(String key, String field) {
-        return askAll(master -> masters.get(master).commands().hget(key, field))
-                .thenApply(RedLockStore.this::agreedValue);
-    }
-
-    @Override
     public CompletionStage<Long> timeToLive(String key) {
-        return askAll(master -> masters.get(master).commands().pttl(key)).thenApply(answers -> {
+        return askAllCommands(master -> master.endpoint.commands().pttl(key)).thenApply(answers -> {
             // A hold lasts while a majority keeps it: the majority-th longest time to live.
             List<Long> known = answers.stream().filter(Objects::nonNull).sorted(Comparator.reverseOrder()).toList();
             return known.size() >= majority ? known.get(majority - 1) : -2L;
@@ -182,7 +250,7 @@ final class RedLockStore implements LockStore {
 
     @Override
     public CompletionStage<Void> ping() {
-        return askAll(master -> masters.get(master).commands().ping()).thenApply(answers -> {
+        return askAllCommands(master -> master.endpoint.commands().ping()).thenApply(answers -> {
             long answered = answers.stream().filter(Objects::nonNull).count();
             if (answered < majority) {
                 throw new LockException("Only " + answered + " of " + masters.size() + " RedLock masters answer; "
@@ -192,33 +260,59 @@ final class RedLockStore implements LockStore {
         });
     }
 
+    private <T> CompletionStage<List<T>> askAll(Function<ScriptRunner, CompletionStage<T>> request) {
+        return askAllReplies(request).thenApply(replies -> replies.stream().map(Reply::value).toList());
+    }
+
+    private <T> CompletionStage<List<Reply<T>>> askAllReplies(Function<ScriptRunner, CompletionStage<T>> request) {
+        return collect(masters.stream().map(master -> master.ask(request, nodeTimeoutMillis)).toList());
+    }
+
     /**
-     * Sends one request (given the master's index) to every master at once and collects every answer; a master that
-     * failed or did not answer within the node timeout contributes null.
+     * Fails when so many masters refused the request itself (a missing permission, a wrong key
+     * type) that no majority can grant it: asking again would only meet the same refusal.
      */
-    private <T> CompletionStage<List<T>> askAll(IntFunction<CompletionStage<T>> request) {
-        List<CompletableFuture<T>> pending = new ArrayList<>();
-        for (int master = 0; master < masters.size(); master++) {
-            CompletableFuture<T> answer;
-            try {
-                answer = request.apply(master).toCompletableFuture();
-            } catch (RuntimeException e) {
-                answer = CompletableFuture.failedFuture(e);
-            }
-            pending.add(answer.orTimeout(nodeTimeoutMillis, TimeUnit.MILLISECONDS).exceptionally(failure -> null));
+    private <T> void refusedByMajority(List<Reply<T>> replies, String operation) {
+        List<Throwable> refusals = replies.stream().map(Reply::failure)
+                .filter(failure -> failure != null && !RedisErrors.isTransient(failure)).toList();
+        if (refusals.size() > masters.size() - majority) {
+            throw new LockException("The " + operation + " operation was refused by " + refusals.size() + " of "
+                    + masters.size() + " RedLock masters: " + RedisErrors.describe(refusals.get(0)), refusals.get(0));
         }
+    }
+
+    private <T> CompletionStage<List<T>> askAllCommands(Function<Master, CompletionStage<T>> request) {
+        return collect(masters.stream().map(master -> master.command(request, nodeTimeoutMillis)).toList())
+                .thenApply(replies -> replies.stream().map(Reply::value).toList());
+    }
+
+    /**
+     * Waits for every master's reply; one that failed, did not answer within the node timeout,
+     * or is not connected has no value.
+     */
+    private static <T> CompletionStage<List<Reply<T>>> collect(List<CompletableFuture<Reply<T>>> pending) {
         return CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
                 .thenApply(done -> pending.stream().map(CompletableFuture::join).toList());
     }
 
     /**
-     * @return the answer a majority of masters gave, or null when no answer has a majority
+     * One master's reply: a value, or why there is none.
      */
-    private <T> T agreedValue(List<T> answers) {
-        Map<T, Integer> votes = new HashMap<>();
-        answers.stream().filter(Objects::nonNull).forEach(answer -> votes.merge(answer, 1, Integer::sum));
-        return votes.entrySet().stream().filter(vote -> vote.getValue() >= majority).map(Map.Entry::getKey)
-                .findFirst().orElse(null);
+    private record Reply<T>(T value, Throwable failure) {
+    }
+
+    /**
+     * @param identity what makes two answers the same answer
+     * @return an answer a majority of masters agree on, or null
+     */
+    private <T> T agreed(List<T> answers, Function<T, Object> identity) {
+        Map<Object, Integer> votes = new HashMap<>();
+        for (T answer : answers) {
+            if (answer != null && votes.merge(identity.apply(answer), 1, Integer::sum) >= majority) {
+                return answer;
+            }
+        }
+        return null;
     }
 
     @Override
@@ -243,6 +337,75 @@ final class RedLockStore implements LockStore {
 
     @Override
     public void close() {
-        masters.forEach(RedisEndpoint::close);
+        closed = true;
+        masters.forEach(Master::close);
+    }
+
+    /**
+     * One master: connected now, or not yet.
+     */
+    private static final class Master {
+        private final RedisResources resources;
+        private final RedisURI uri;
+        private final Duration commandTimeout;
+        private final String name;
+        private volatile RedisEndpoint endpoint;
+        private volatile ScriptRunner scripts;
+
+        Master(RedisResources resources, RedisURI uri, Duration commandTimeout, String name) {
+            this.resources = resources;
+            this.uri = uri;
+            this.commandTimeout = commandTimeout;
+            this.name = name;
+        }
+
+        void connect() {
+            RedisEndpoint connected = RedisEndpoint.connect(resources, RedisMode.STANDALONE, List.of(uri),
+                    commandTimeout, name);
+            scripts = new ScriptRunner(connected.commands());
+            endpoint = connected;
+        }
+
+        boolean isConnected() {
+            return endpoint != null;
+        }
+
+        <T> CompletableFuture<Reply<T>> ask(Function<ScriptRunner, CompletionStage<T>> request, long timeoutMillis) {
+            ScriptRunner runner = scripts;
+            if (runner == null) {
+                return CompletableFuture.completedFuture(new Reply<>(null, NOT_CONNECTED));
+            }
+            return bounded(() -> request.apply(runner), timeoutMillis);
+        }
+
+        <T> CompletableFuture<Reply<T>> command(Function<Master, CompletionStage<T>> request, long timeoutMillis) {
+            if (endpoint == null) {
+                return CompletableFuture.completedFuture(new Reply<>(null, NOT_CONNECTED));
+            }
+            return bounded(() -> request.apply(this), timeoutMillis);
+        }
+
+        private static <T> CompletableFuture<Reply<T>> bounded(Supplier<CompletionStage<T>> request,
+                                                               long timeoutMillis) {
+            CompletableFuture<T> answer;
+            try {
+                answer = request.get().toCompletableFuture();
+            } catch (RuntimeException e) {
+                answer = CompletableFuture.failedFuture(e);
+            }
+            return answer.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
+                    .handle((value, failure) -> new Reply<>(value, unwrap(failure)));
+        }
+
+        private static Throwable unwrap(Throwable failure) {
+            return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        }
+
+        void close() {
+            RedisEndpoint connected = endpoint;
+            if (connected != null) {
+                connected.close();
+            }
+        }
     }
 }

@@ -1,6 +1,7 @@
 package dev.locksmith.internal.store;
 
 import dev.locksmith.LockException;
+import dev.locksmith.internal.redis.RedisErrors;
 import java.time.Duration;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -62,6 +63,6 @@ public final class RedisReplies {
         if (root instanceof LockException lockException) {
             return lockException;
         }
-        return new LockException(what + " failed: " + root, root);
+        return new LockException(what + " failed: " + RedisErrors.describe(root), root);
     }
 }

@@ -5,6 +5,7 @@ import dev.locksmith.internal.redis.ReleaseChannels;
 import dev.locksmith.internal.redis.ScriptCall;
 import dev.locksmith.internal.redis.ScriptRunner;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -19,13 +20,23 @@ final class SingleNodeStore implements LockStore {
     SingleNodeStore(RedisEndpoint endpoint) {
         this.endpoint = endpoint;
         this.scripts = new ScriptRunner(endpoint.commands());
-        this.channels = new ReleaseChannels(List.of(endpoint.pubSub()), endpoint.shardedPubSub());
+        this.channels = new ReleaseChannels(List.of(endpoint.pubSub()), 1, endpoint.shardedPubSub());
         endpoint.onTopologyChange(channels::renewSubscriptions);
     }
 
     @Override
     public CompletionStage<List<Long>> acquire(ScriptCall acquisition, ScriptCall undo, long leaseMillis) {
         return acquisition.runOn(scripts);
+    }
+
+    @Override
+    public boolean tokensNeedPublishing() {
+        return false;
+    }
+
+    @Override
+    public CompletionStage<Void> publishToken(String fenceKey, long token, long lifetimeMillis) {
+        return CompletableFuture.completedFuture(null);
     }
 
     @Override
@@ -43,21 +54,14 @@ final class SingleNodeStore implements LockStore {
         return call.runOn(scripts);
     }
 
-    /**
-     * @return the node's own script runner, for {@link RedLockStore}
-     */
-    ScriptRunner scripts() {
-        return scripts;
-    }
-
     @Override
     public CompletionStage<List<String>> hashFields(String key) {
         return endpoint.commands().hkeys(key);
     }
 
     @Override
-    public CompletionStage<String> hashField(String key, String field) {
-        return endpoint.commands().hget(key, field);
+    public CompletionStage<String> value(String key) {
+        return endpoint.commands().get(key);
     }
 
     @Override
@@ -83,13 +87,6 @@ final class SingleNodeStore implements LockStore {
     @Override
     public ReleaseChannels channels() {
         return channels;
-    }
-
-    /**
-     * @return this node's pub/sub connection, for {@link RedLockStore}'s shared channels
-     */
-    RedisEndpoint endpoint() {
-        return endpoint;
     }
 
     @Override

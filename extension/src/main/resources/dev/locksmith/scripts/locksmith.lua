@@ -1,0 +1,504 @@
+-- Every operation of every lock kind, in one script so that the helpers are written once.
+-- ARGV[1] names the operation; each operation's header below names its other KEYS and ARGV.
+--
+-- Every operation reads and checks what it needs before its first write, and every write is one
+-- a retry may repeat: Redis keeps the writes of a script that fails halfway, so a failure
+-- (a refused command, a full memory) must never leave state that a retry would misread.
+--
+-- The exclusive lock (reentrant and fair) is one string key holding
+--   <mark><owner>|<fencing token>|<hold count>|<since ms>|<thread name>
+-- where <mark> says who holds it and whether a waiter asked to be woken by '*' on release:
+-- '-' a reentrant holder, 'w' a reentrant holder with such waiters, 'f' a fair holder (whose
+-- release wakes the head of the fair queue anyway), 'F' a fair holder with such waiters.
+-- The key's time to live is the lease.
+--
+-- The read/write lock is one hash with, per owner: r:<owner> and w:<owner> (that owner's read and
+-- write hold, valued by its fencing token), e:<owner> (when that owner's holds expire unless
+-- renewed, server ms), q:<owner> (until when that owner waits to write); and f, set while a
+-- waiter asks to be woken by the next release. The hash lives as long as its latest expiry.
+
+local op = ARGV[1]
+local SEEDED = 1e15 -- every counter seeded from the clock is above this (microseconds since 2001)
+
+-- The next fencing token. A counter that is missing (first use, after its lifetime, or on a
+-- server that lost its data) or below SEEDED (a seeding that failed halfway) starts from the
+-- server clock in microseconds, so tokens keep increasing across its loss as long as the clock
+-- does not go back. INCR first: a retry after any failure finds the counter no lower.
+local function next_token(counter, lifetime)
+    local token = redis.call('incr', counter)
+    if token < SEEDED then
+        local time = redis.call('time')
+        redis.call('set', counter, time[1] .. string.format('%06d', tonumber(time[2])), 'px', lifetime)
+        token = redis.call('incr', counter)
+    end
+    return token
+end
+
+local function now_ms()
+    local time = redis.call('time')
+    return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+
+local function owned_by(value, owner)
+    return value and string.sub(value, 2, #owner + 2) == owner .. '|'
+end
+
+local function token_of(value)
+    return tonumber(string.match(value, '^.[^|]*|(%d+)|'))
+end
+
+local function exclusive_value(mark, owner, token, since, thread)
+    return mark .. owner .. '|' .. string.format('%d', token) .. '|1|' .. since .. '|' .. thread
+end
+
+-- Asks the holder's release to wake this waiter with '*', unless it will anyway.
+local function ask_to_be_woken(lock, current, fair_waiter)
+    local mark = string.sub(current, 1, 1)
+    if mark == '-' then
+        redis.call('setrange', lock, 0, 'w')
+    elseif mark == 'f' and not fair_waiter then
+        redis.call('setrange', lock, 0, 'F')
+    end
+end
+
+-- A retried request's answer, kept for the client's command timeout: a release resent after a
+-- lost reply answers what the first one did instead of taking effect twice.
+local function answered_before(latch, answer, lifetime)
+    local earlier = redis.call('set', latch, answer, 'nx', 'px', lifetime, 'get')
+    return earlier and tonumber(earlier)
+end
+
+local function wake(publish, channel, message)
+    redis.call(publish, channel, message)
+end
+
+local ops = {}
+
+-- acquire: first hold of an owner on the reentrant lock.
+-- KEYS[1] lock, KEYS[2] fencing counter
+-- ARGV[2] owner, ARGV[3] lease ms, ARGV[4] since ms, ARGV[5] thread name, ARGV[6] counter lifetime ms
+-- returns {1, fencing token} when acquired, {0, remaining lease ms} when another owner holds it
+function ops.acquire()
+    local owner, lease = ARGV[2], ARGV[3]
+    local token = next_token(KEYS[2], ARGV[6])
+    local current = redis.call('set', KEYS[1], exclusive_value('-', owner, token, ARGV[4], ARGV[5]), 'nx', 'px', lease,
+        'get')
+    if not current then
+        return {1, token}
+    end
+    if owned_by(current, owner) then
+        -- A retried request (the reply to the first was lost) finds its own grant.
+        return {1, token_of(current)}
+    end
+    ask_to_be_woken(KEYS[1], current, false)
+    return {0, redis.call('pttl', KEYS[1])}
+end
+
+-- fair-acquire: first hold of an owner on the fair lock, granted only to the head of the queue
+-- (or to anyone when nobody queues); everyone else joins the queue, or refreshes its place.
+-- KEYS[1] lock, KEYS[2] fencing counter, KEYS[3] queue (list of owners),
+-- KEYS[4] the start of each waiter's place key (<KEYS[4]><owner> lives as long as the place)
+-- ARGV[2] owner, ARGV[3] lease ms, ARGV[4] since ms, ARGV[5] thread name, ARGV[6] counter lifetime ms,
+-- ARGV[7] how long a waiter keeps its place without asking again, ms
+-- returns {1, fencing token} when acquired, {0, ms until something may change} otherwise
+ops['fair-acquire'] = function()
+    local owner, lease, patience = ARGV[2], ARGV[3], ARGV[7]
+    local current = redis.call('get', KEYS[1])
+    if current and owned_by(current, owner) then
+        return {1, token_of(current)}
+    end
+    if not current then
+        local head = redis.call('lindex', KEYS[3], 0)
+        -- Waiters that stopped asking (their process died) lose their place.
+        while head and head ~= owner and redis.call('exists', KEYS[4] .. head) == 0 do
+            redis.call('lpop', KEYS[3])
+            head = redis.call('lindex', KEYS[3], 0)
+        end
+        if not head or head == owner then
+            local token = next_token(KEYS[2], ARGV[6])
+            redis.call('set', KEYS[1], exclusive_value('f', owner, token, ARGV[4], ARGV[5]), 'px', lease)
+            if head then
+                redis.call('lpop', KEYS[3])
+                redis.call('del', KEYS[4] .. owner)
+            end
+            return {1, token}
+        end
+    end
+    if not redis.call('set', KEYS[4] .. owner, 1, 'px', patience, 'get') then
+        redis.call('rpush', KEYS[3], owner)
+    end
+    redis.call('pexpire', KEYS[3], patience)
+    if current then
+        ask_to_be_woken(KEYS[1], current, true)
+        -- PTTL is 0 in the last millisecond of a lease (the lock still exists): ask again at once.
+        return {0, redis.call('pttl', KEYS[1])}
+    end
+    -- Free, but an earlier waiter is first: it has been woken, or its place lapses by then.
+    return {0, redis.call('pttl', KEYS[4] .. redis.call('lindex', KEYS[3], 0))}
+end
+
+-- fair-leave: a waiter gives up (timed out, interrupted); if the lock is free, the new head is
+-- woken in its place.
+-- KEYS[1] lock, KEYS[2] release channel, KEYS[3] queue, KEYS[4] the start of each waiter's place key
+-- ARGV[2] owner, ARGV[3] publish command
+-- returns 1 when the owner was queued, 0 when it was not
+ops['fair-leave'] = function()
+    local removed = redis.call('lrem', KEYS[3], 0, ARGV[2])
+    redis.call('del', KEYS[4] .. ARGV[2])
+    if removed > 0 and redis.call('exists', KEYS[1]) == 0 then
+        local head = redis.call('lindex', KEYS[3], 0)
+        if head then
+            wake(ARGV[3], KEYS[2], head)
+        end
+    end
+    return removed > 0 and 1 or 0
+end
+
+-- release: the last hold of an owner on the reentrant lock ends; the lock is deleted and the
+-- waiters that asked to be woken are.
+-- KEYS[1] lock, KEYS[2] release channel, KEYS[3] latch of this release request
+-- ARGV[2] owner, ARGV[3] latch lifetime ms, ARGV[4] publish command
+-- returns 0 when released, -1 when the owner held nothing (lost)
+function ops.release()
+    local current = redis.call('get', KEYS[1])
+    local mine = owned_by(current, ARGV[2])
+    local earlier = answered_before(KEYS[3], mine and 0 or -1, ARGV[3])
+    if earlier then
+        return earlier
+    end
+    if not mine then
+        return -1
+    end
+    redis.call('del', KEYS[1])
+    if string.sub(current, 1, 1) == 'w' then
+        wake(ARGV[4], KEYS[2], '*')
+    end
+    return 0
+end
+
+-- fair-release: the last hold of an owner on the fair lock ends; the head of the queue is woken
+-- by name, so only it asks Redis again.
+-- KEYS[1] lock, KEYS[2] release channel, KEYS[3] latch of this release request, KEYS[4] queue
+-- ARGV[2] owner, ARGV[3] latch lifetime ms, ARGV[4] publish command
+-- returns 0 when released, -1 when the owner held nothing (lost)
+ops['fair-release'] = function()
+    local current = redis.call('get', KEYS[1])
+    local mine = owned_by(current, ARGV[2])
+    local earlier = answered_before(KEYS[3], mine and 0 or -1, ARGV[3])
+    if earlier then
+        return earlier
+    end
+    if not mine then
+        return -1
+    end
+    redis.call('del', KEYS[1])
+    local head = redis.call('lindex', KEYS[4], 0)
+    if head then
+        wake(ARGV[4], KEYS[2], head)
+    end
+    local mark = string.sub(current, 1, 1)
+    if mark == 'F' or mark == 'w' or (not head and mark ~= 'f') then
+        wake(ARGV[4], KEYS[2], '*')
+    end
+    return 0
+end
+
+-- hold-count: an owner entered its reentrant or fair hold again, or left one of several; the
+-- lock keeps the new count (for inspection), and its lease grows to at least the given one.
+-- Setting an absolute count makes a resent request harmless.
+-- KEYS[1] lock
+-- ARGV[2] owner, ARGV[3] the owner's hold count now, ARGV[4] lease ms to keep at least, or ''
+-- returns 1 when the owner holds the lock, 0 when its hold is gone (lost)
+ops['hold-count'] = function()
+    local current = redis.call('get', KEYS[1])
+    if not owned_by(current, ARGV[2]) then
+        return 0
+    end
+    local head, rest = string.match(current, '^(.[^|]*|%d+|)%d+(|.*)$')
+    redis.call('set', KEYS[1], head .. ARGV[3] .. rest, 'xx', 'keepttl')
+    if ARGV[4] ~= '' and redis.call('pttl', KEYS[1]) < tonumber(ARGV[4]) then
+        redis.call('pexpire', KEYS[1], ARGV[4])
+    end
+    return 1
+end
+
+-- The read/write lock's state, read in one pass over the hash. With a time (acquisitions),
+-- holders whose expiry passed and writers whose wait lapsed are left out, and removed.
+-- Without one (releases), every entry counts: an expired hold still in the hash means that
+-- nobody has entered against it since, for whoever enters removes it first.
+local function rw_state(hash, now)
+    local state = {writer = nil, readers = 0, waiting = 0, fields = {}, expiry = {}, soonest = nil, latest = 0,
+                   flag = false}
+    local raw = redis.call('hgetall', hash)
+    for i = 1, #raw, 2 do
+        if string.sub(raw[i], 1, 2) == 'e:' then
+            state.expiry[string.sub(raw[i], 3)] = tonumber(raw[i + 1])
+        end
+    end
+    local expired = {}
+    for i = 1, #raw, 2 do
+        local field, value = raw[i], raw[i + 1]
+        local kind, who = string.sub(field, 1, 2), string.sub(field, 3)
+        local live = (now == nil) or ((kind == 'q:' and tonumber(value) or state.expiry[who] or 0) > now)
+        if kind == 'q:' or kind == 'e:' or kind == 'r:' or kind == 'w:' then
+            if not live then
+                table.insert(expired, field)
+            elseif kind == 'q:' then
+                state.waiting = state.waiting + 1
+                state.latest = math.max(state.latest, tonumber(value))
+                state.fields[field] = value
+            elseif kind == 'e:' then
+                state.soonest = math.min(state.soonest or tonumber(value), tonumber(value))
+                state.latest = math.max(state.latest, tonumber(value))
+            else
+                state.fields[field] = value
+                if kind == 'w:' then
+                    state.writer = who
+                else
+                    state.readers = state.readers + 1
+                end
+            end
+        elseif field == 'f' then
+            state.flag = true
+        end
+    end
+    if #expired > 0 then
+        redis.call('hdel', hash, unpack(expired))
+    end
+    return state
+end
+
+local function rw_grant(hash, field, owner, lease, now, state, waited)
+    local token = next_token(KEYS[2], ARGV[4])
+    local expiry = math.max(now + lease, state.expiry[owner] or 0)
+    redis.call('hset', hash, field, string.format('%d', token), 'e:' .. owner, string.format('%d', expiry))
+    if waited then
+        redis.call('hdel', hash, 'q:' .. owner)
+    end
+    redis.call('pexpire', hash, math.max(expiry, state.latest) - now)
+    return {1, token}
+end
+
+-- acquire-read / acquire-write: first hold of an owner on one side of the read/write lock.
+-- New readers yield to waiting writers, so a stream of readers cannot starve them.
+-- KEYS[1] read/write hash, KEYS[2] fencing counter
+-- ARGV[2] owner, ARGV[3] lease ms, ARGV[4] counter lifetime ms
+-- returns {1, fencing token} when acquired, {0, ms until something may change} otherwise
+local function rw_acquire(read)
+    local hash, owner, lease = KEYS[1], ARGV[2], tonumber(ARGV[3])
+    local field = (read and 'r:' or 'w:') .. owner
+    local now = now_ms()
+    local state = rw_state(hash, now)
+    if state.fields[field] then
+        -- A retried request finds its own grant.
+        return {1, tonumber(state.fields[field])}
+    end
+    local waited = state.fields['q:' .. owner] ~= nil
+    if read then
+        if state.writer == owner or (state.writer == nil and state.waiting == 0) then
+            return rw_grant(hash, field, owner, lease, now, state, false)
+        end
+        if not state.flag then
+            redis.call('hset', hash, 'f', 1)
+        end
+    else
+        if state.writer == nil and state.readers == 0 then
+            return rw_grant(hash, field, owner, lease, now, state, waited)
+        end
+        redis.call('hset', hash, 'q:' .. owner, string.format('%d', now + lease), 'f', 1)
+        redis.call('pexpire', hash, math.max(now + lease, state.latest) - now)
+    end
+    -- The soonest holder expiry is the earliest moment a dead holder can be dropped; live
+    -- holders' releases wake the waiter earlier through the channel.
+    return {0, math.max(0, (state.soonest or now) - now)}
+end
+
+ops['acquire-read'] = function() return rw_acquire(true) end
+ops['acquire-write'] = function() return rw_acquire(false) end
+
+-- release-read / release-write: the last hold of an owner on one side ends.
+-- KEYS[1] read/write hash, KEYS[2] release channel, KEYS[3] latch of this release request
+-- ARGV[2] owner, ARGV[3] latch lifetime ms, ARGV[4] publish command
+-- returns 0 when released, -1 when the owner held nothing (lost)
+local function rw_release(read)
+    local hash, owner = KEYS[1], ARGV[2]
+    local field = (read and 'r:' or 'w:') .. owner
+    local state = rw_state(hash, nil)
+    local mine = state.fields[field] ~= nil
+    local earlier = answered_before(KEYS[3], mine and 0 or -1, ARGV[3])
+    if earlier then
+        return earlier
+    end
+    if not mine then
+        return -1
+    end
+    local keeps_other = state.fields[(read and 'w:' or 'r:') .. owner] ~= nil
+    local writer_after = (not read and state.writer == owner) and nil or state.writer
+    local readers_after = state.readers - (read and 1 or 0)
+    -- Waiters may get in now if no holder is left, or if a writer left (readers may enter).
+    local wakes = state.flag and ((writer_after == nil and readers_after == 0) or not read)
+    if writer_after == nil and readers_after == 0 and state.waiting == 0 then
+        redis.call('del', hash)
+    else
+        local gone = {field}
+        if not keeps_other then
+            table.insert(gone, 'e:' .. owner)
+        end
+        if wakes then
+            table.insert(gone, 'f')
+        end
+        redis.call('hdel', hash, unpack(gone))
+    end
+    if wakes then
+        wake(ARGV[4], KEYS[2], '*')
+    end
+    return 0
+end
+
+ops['release-read'] = function() return rw_release(true) end
+ops['release-write'] = function() return rw_release(false) end
+
+-- give-up-write: a writer stopped waiting (timed out, interrupted); readers held back for it may go.
+-- KEYS[1] read/write hash, KEYS[2] release channel
+-- ARGV[2] owner, ARGV[3] publish command
+-- returns 1 when the writer was waiting, 0 when it was not
+ops['give-up-write'] = function()
+    if redis.call('hdel', KEYS[1], 'q:' .. ARGV[2]) == 0 then
+        return 0
+    end
+    if redis.call('hlen', KEYS[1]) <= 1 and redis.call('hexists', KEYS[1], 'f') == 1 then
+        redis.call('del', KEYS[1])
+    end
+    wake(ARGV[3], KEYS[2], '*')
+    return 1
+end
+
+-- rw-hold: an owner entered one side of the read/write lock again; its lease grows to at least
+-- the given one.
+-- KEYS[1] read/write hash
+-- ARGV[2] the owner's hold field (r:<owner> or w:<owner>), ARGV[3] the owner's expiry field,
+-- ARGV[4] lease ms to keep at least
+-- returns 1 when the owner holds that side, 0 when its hold is gone (lost)
+ops['rw-hold'] = function()
+    local now = now_ms()
+    local expiry = tonumber(redis.call('hget', KEYS[1], ARGV[3]) or '0')
+    if expiry <= now or redis.call('hexists', KEYS[1], ARGV[2]) == 0 then
+        return 0
+    end
+    local wanted = now + tonumber(ARGV[4])
+    if wanted > expiry then
+        redis.call('hset', KEYS[1], ARGV[3], string.format('%d', wanted))
+        if redis.call('pttl', KEYS[1]) < tonumber(ARGV[4]) then
+            redis.call('pexpire', KEYS[1], ARGV[4])
+        end
+    end
+    return 1
+end
+
+-- renew: extends, in one call, the lease of many holds (any kind) the watchdog keeps, or that a
+-- transaction confirms before it commits.
+-- KEYS[1..n] lock keys
+-- ARGV[2] lease ms; then for each KEYS[i]: ARGV[2i+1] the owner (an exclusive lock) or its hold
+-- field (read/write), ARGV[2i+2] '' (an exclusive lock) or the owner's expiry field (read/write)
+-- returns a list of n numbers: 1 when the hold is still there and extended, 0 when it is gone
+function ops.renew()
+    local lease = tonumber(ARGV[2])
+    local now = nil
+    local renewed = {}
+    for i, key in ipairs(KEYS) do
+        local field, expiry_field = ARGV[2 * i + 1], ARGV[2 * i + 2]
+        if expiry_field == '' then
+            if owned_by(redis.call('get', key), field) then
+                redis.call('pexpire', key, lease)
+                renewed[i] = 1
+            else
+                renewed[i] = 0
+            end
+        else
+            now = now or now_ms()
+            local expiry = tonumber(redis.call('hget', key, expiry_field) or '0')
+            if expiry > now and redis.call('hexists', key, field) == 1 then
+                if now + lease > expiry then
+                    redis.call('hset', key, expiry_field, string.format('%d', now + lease))
+                end
+                -- Never shorten the hash's lease: other holders of the shared hash may need it longer.
+                if redis.call('pttl', key) < lease then
+                    redis.call('pexpire', key, lease)
+                end
+                renewed[i] = 1
+            else
+                renewed[i] = 0
+            end
+        end
+    end
+    return renewed
+end
+
+-- release-all: drops every hold of one owner at once (shutdown, an uncertain acquisition), any kind.
+-- KEYS[1] lock, KEYS[2] release channel
+-- ARGV[2] the owner (exclusive) or its hold field (read/write), ARGV[3] '' or the owner's expiry
+-- field, ARGV[4] publish command
+-- returns 1 when the owner held the lock and it is released, 0 when it held nothing
+ops['release-all'] = function()
+    if ARGV[3] == '' then
+        if not owned_by(redis.call('get', KEYS[1]), ARGV[2]) then
+            return 0
+        end
+        redis.call('del', KEYS[1])
+        wake(ARGV[4], KEYS[2], '*')
+        return 1
+    end
+    if redis.call('hdel', KEYS[1], ARGV[2]) == 0 then
+        return 0
+    end
+    local owner = string.sub(ARGV[3], 3)
+    -- The owner's expiry also covers its other side's hold: keep it while that side is held.
+    if redis.call('hexists', KEYS[1], 'r:' .. owner) == 0 and redis.call('hexists', KEYS[1], 'w:' .. owner) == 0 then
+        redis.call('hdel', KEYS[1], ARGV[3])
+    end
+    local holders = 0
+    for _, field in ipairs(redis.call('hkeys', KEYS[1])) do
+        local kind = string.sub(field, 1, 2)
+        if kind == 'r:' or kind == 'w:' then
+            holders = holders + 1
+        end
+    end
+    if holders == 0 then
+        redis.call('del', KEYS[1])
+    end
+    wake(ARGV[4], KEYS[2], '*')
+    return 1
+end
+
+-- force-release: removes a lock whoever holds it (any kind) and wakes every waiter.
+-- KEYS[1] lock, KEYS[2] release channel
+-- ARGV[2] publish command
+-- returns 1 when a lock was removed, 0 when there was none
+ops['force-release'] = function()
+    if redis.call('del', KEYS[1]) == 1 then
+        wake(ARGV[2], KEYS[2], '*')
+        return 1
+    end
+    return 0
+end
+
+-- raise-fence: raises a fencing counter to at least a token handed out elsewhere (RedLock: every
+-- master learns the largest token, so any later majority includes a master that knows it).
+-- KEYS[1] fencing counter
+-- ARGV[2] token, ARGV[3] counter lifetime ms
+-- returns the counter's value afterwards
+ops['raise-fence'] = function()
+    local current = tonumber(redis.call('get', KEYS[1]) or '0')
+    local token = tonumber(ARGV[2])
+    if current < token then
+        redis.call('set', KEYS[1], ARGV[2], 'px', ARGV[3])
+        return token
+    end
+    return current
+end
+
+local run = ops[op]
+if not run then
+    return redis.error_reply('ERR Locksmith script has no operation ' .. tostring(op))
+end
+return run()
