@@ -497,6 +497,48 @@ ops['raise-fence'] = function()
     return current
 end
 
+-- access: which commands Locksmith sends (from its scripts and directly) this user may not run
+-- on Locksmith's keys and channels; nothing is written.
+-- KEYS[1] a lock, KEYS[2] its fencing counter, KEYS[3] its read/write hash, KEYS[4] its fair
+-- queue, KEYS[5] a fair waiter's place, KEYS[6] a release latch
+-- ARGV[2] its release channel, ARGV[3] 'sharded' in a cluster, else '', ARGV[4] '1' when
+-- acquisitions wait for replicas, else ''
+-- returns the refused commands, each as 'command key-or-channel'
+ops.access = function()
+    if redis.acl_check_cmd == nil then
+        return {'Redis 7.0 or newer (this server has no ACL checks for scripts)'}
+    end
+    local lock, fence, rw, queue, place, latch = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+    local channel = ARGV[2]
+    local publish = ARGV[3] == 'sharded' and 'spublish' or 'publish'
+    local subscribe = ARGV[3] == 'sharded' and 'ssubscribe' or 'subscribe'
+    local unsubscribe = ARGV[3] == 'sharded' and 'sunsubscribe' or 'unsubscribe'
+    local needed = {
+        {'evalsha', '0000000000000000000000000000000000000000', '1', lock}, {'eval', 'return 1', '1', lock},
+        {'time'}, {'ping'},
+        {'get', lock}, {'set', lock, 'v'}, {'del', lock}, {'pexpire', lock, '1'}, {'pttl', lock},
+        {'setrange', lock, '0', 'w'}, {'exists', lock},
+        {'incr', fence}, {'set', fence, '1'}, {'get', fence},
+        {'hgetall', rw}, {'hset', rw, 'f', '1'}, {'hdel', rw, 'f'}, {'hexists', rw, 'f'}, {'hget', rw, 'f'},
+        {'hlen', rw}, {'hkeys', rw}, {'pexpire', rw, '1'}, {'pttl', rw}, {'del', rw},
+        {'lindex', queue, '0'}, {'lpop', queue}, {'rpush', queue, 'o'}, {'lrem', queue, '0', 'o'},
+        {'pexpire', queue, '1'},
+        {'set', place, '1'}, {'del', place}, {'exists', place}, {'pttl', place},
+        {'set', latch, '0'},
+        {publish, channel, '*'}, {subscribe, channel}, {unsubscribe, channel},
+    }
+    if ARGV[4] == '1' then
+        table.insert(needed, {'wait', '1', '0'})
+    end
+    local refused = {}
+    for _, command in ipairs(needed) do
+        if not redis.acl_check_cmd(unpack(command)) then
+            table.insert(refused, command[1] .. (command[2] and (' ' .. command[2]) or ''))
+        end
+    end
+    return refused
+end
+
 local run = ops[op]
 if not run then
     return redis.error_reply('ERR Locksmith script has no operation ' .. tostring(op))

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.locksmith.DistributedLock;
 import dev.locksmith.DistributedReadWriteLock;
+import dev.locksmith.LockException;
 import dev.locksmith.LockLostException;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
@@ -12,6 +13,7 @@ import dev.locksmith.RedisMode;
 import dev.locksmith.internal.lock.DefaultLockManager;
 import dev.locksmith.testing.Await;
 import dev.locksmith.testing.IndependentMasters;
+import dev.locksmith.testing.LogCapture;
 import dev.locksmith.testing.LocalRedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -63,6 +65,41 @@ class RedLockTest {
         mine.unlock();
         assertThat(theirs.tryLock(2, TimeUnit.SECONDS)).isTrue();
         theirs.unlock();
+    }
+
+    @Test
+    void aManagerBuiltWhileOneMasterIsDownLocksWithTheMajorityAndTakesItBackWhenItAnswers() throws Exception {
+        masters.get(0).kill();
+        try (LogCapture logs = LogCapture.start()) {
+            DistributedLock mine = manager(Duration.ofSeconds(10)).getLock("late");
+            DistributedLock theirs = manager(Duration.ofSeconds(10)).getLock("late");
+
+            assertThat(mine.tryLock(2, TimeUnit.SECONDS)).isTrue();
+            assertThat(theirs.tryLock(300, TimeUnit.MILLISECONDS)).isFalse();
+            mine.unlock();
+            assertThat(logs.messages()).anyMatch(line -> line.contains("REDLOCK master 1 of 3") && line.contains("does not answer"));
+
+            masters.get(0).restart();
+            Await.until("both managers took the master back", Duration.ofSeconds(15), () -> logs.messages().stream()
+                    .filter(line -> line.contains("REDLOCK master 1 of 3") && line.contains("answers again")).count() == 2);
+            masters.get(1).kill();
+
+            assertThat(mine.tryLock(2, TimeUnit.SECONDS)).as("masters 1 and 3 are a majority").isTrue();
+            assertThat(theirs.tryLock(300, TimeUnit.MILLISECONDS)).isFalse();
+            mine.unlock();
+        }
+    }
+
+    @Test
+    void aManagerCannotStartWithoutAMajorityAndSaysWhichMastersAreMissing() {
+        masters.get(0).kill();
+        masters.get(2).kill();
+
+        assertThatThrownBy(() -> manager(Duration.ofSeconds(10)))
+                .isInstanceOf(LockException.class)
+                .hasMessageContaining("Only 1 of 3 RedLock masters answer; 2 are needed")
+                .hasMessageContaining("REDLOCK master 1 of 3").hasMessageContaining("REDLOCK master 3 of 3")
+                .hasMessageNotContaining("STANDALONE");
     }
 
     @Test

@@ -98,7 +98,7 @@ class SecuredConnectionTest {
         }
     }
 
-    private static void generateCertificate(Path directory) throws IOException, InterruptedException {
+    static void generateCertificate(Path directory) throws IOException, InterruptedException {
         Process openssl = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes",
                 "-subj", "/CN=127.0.0.1", "-days", "1",
                 "-keyout", directory.resolve("key.pem").toString(), "-out", directory.resolve("cert.pem").toString())

@@ -52,6 +52,8 @@ public final class DefaultLockManager implements LockManager {
         try {
             store = LockStore.connect(resources, settings.mode(), settings.uris(), settings.commandTimeout(),
                     settings.lease());
+            RedisReplies replies = new RedisReplies(settings.commandTimeout());
+            RedisPermissions.check(store, replies, settings.keyPrefix(), settings.syncReplicas() > 0);
             ScheduledExecutorService scheduler = settings.watchdogScheduler();
             if (scheduler == null) {
                 privateScheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -61,7 +63,6 @@ public final class DefaultLockManager implements LockManager {
                 });
                 scheduler = privateScheduler;
             }
-            RedisReplies replies = new RedisReplies(settings.commandTimeout());
             LeaseKeeper leases = new LeaseKeeper(store, replies, scheduler, System::nanoTime, settings.lease());
             LockContext context = new LockContext(settings, store, replies, leases, new ContentionRegistry(),
                     new OwnerIds(), new ManagerState());

@@ -4,6 +4,8 @@ import dev.locksmith.RedisMode;
 import io.lettuce.core.RedisURI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -11,6 +13,8 @@ import java.util.stream.Collectors;
  * a printed URI never carries a user name or password.
  */
 public final class RedisUris {
+    /** The {@code user:password@} or {@code password@} part of a URI, without the {@code @}. */
+    private static final Pattern USER_INFO = Pattern.compile("://([^/@,]*)@");
     private RedisUris() {
     }
 
@@ -36,9 +40,11 @@ public final class RedisUris {
             try {
                 uris.add(RedisURI.create(trimmed));
             } catch (IllegalArgumentException e) {
+                // The parser quotes the whole URI, password included: neither its message nor the
+                // exception itself may travel on.
                 throw new IllegalArgumentException("Redis URI '" + redacted(trimmed) + "' is not valid: "
-                        + e.getMessage() + ". Use redis://host:port, rediss://host:port or "
-                        + "redis-sentinel://host:port#master", e);
+                        + scrubbed(String.valueOf(e.getMessage()), trimmed) + ". Use redis://host:port, rediss://host:port"
+                        + " or redis-sentinel://host:port#master, with characters such as spaces percent-encoded");
             }
         }
         checkCount(uris, mode, setting);
@@ -80,6 +86,24 @@ public final class RedisUris {
                     .collect(Collectors.joining(",")) + "#" + uri.getSentinelMasterId();
         }
         return (uri.isSsl() ? "rediss://" : "redis://") + uri.getHost() + ":" + uri.getPort();
+    }
+
+    /**
+     * @param message a message that may quote {@code uri}
+     * @param uri     a URI as the user wrote it
+     * @return the message with the URI and its password, wherever they appear, masked
+     */
+    private static String scrubbed(String message, String uri) {
+        String safe = message.replace(uri, redacted(uri));
+        Matcher userInfo = USER_INFO.matcher(uri);
+        while (userInfo.find()) {
+            String info = userInfo.group(1);
+            String secret = info.indexOf(':') >= 0 ? info.substring(info.indexOf(':') + 1) : info;
+            if (!secret.isEmpty()) {
+                safe = safe.replace(secret, "****");
+            }
+        }
+        return safe;
     }
 
     /**

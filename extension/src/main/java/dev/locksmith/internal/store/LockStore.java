@@ -87,6 +87,13 @@ public interface LockStore extends AutoCloseable {
     CompletionStage<Long> everywhere(ScriptCall call);
 
     /**
+     * Runs a read-only call that answers a list of texts on every node it can reach.
+     *
+     * @return every text any node answered, each once
+     */
+    CompletionStage<List<String>> askEveryNode(ScriptCall call);
+
+    /**
      * @return a string key's value, or null; with several nodes, a value whose part before the
      *         first {@code |} (a lock's owner) a majority agrees on
      */

@@ -220,6 +220,19 @@ final class RedLockStore implements LockStore {
     }
 
     @Override
+    public CompletionStage<List<String>> askEveryNode(ScriptCall call) {
+        return askAllReplies(scripts -> call.<List<String>>runOn(scripts)).thenApply(replies -> {
+            if (replies.stream().allMatch(reply -> reply.value() == null)) {
+                Throwable failure = replies.get(0).failure();
+                throw new LockException("No RedLock master answered (" + description + "): "
+                        + RedisErrors.describe(failure), failure);
+            }
+            return replies.stream().filter(reply -> reply.value() != null).flatMap(reply -> reply.value().stream())
+                    .distinct().toList();
+        });
+    }
+
+    @Override
     public CompletionStage<String> value(String key) {
         return askAllCommands(master -> master.endpoint.commands().get(key))
                 .thenApply(answers -> agreed(answers, value -> value.split("\\|", 2)[0]));

@@ -60,6 +60,11 @@ final class SingleNodeStore implements LockStore {
     }
 
     @Override
+    public CompletionStage<List<String>> askEveryNode(ScriptCall call) {
+        return call.runOn(scripts);
+    }
+
+    @Override
     public CompletionStage<String> value(String key) {
         return endpoint.commands().get(key);
     }
