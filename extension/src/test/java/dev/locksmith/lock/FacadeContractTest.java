@@ -1,0 +1,186 @@
+package dev.locksmith.lock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.locksmith.DistributedLock;
+import dev.locksmith.LockLostException;
+import dev.locksmith.LockManager;
+import dev.locksmith.Locksmith;
+import dev.locksmith.testing.Await;
+import dev.locksmith.testing.RedisServerExtension;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The six ways {@link java.util.concurrent.locks.Lock} acquires, their interrupt rules and their
+ * argument checks, as the {@code DistributedLock} Javadoc promises them, for every kind of lock.
+ * Each kind is blocked by the hold that excludes it: the same lock elsewhere, or the write lock
+ * for a reader.
+ */
+class FacadeContractTest {
+    @RegisterExtension
+    static final RedisServerExtension redis = new RedisServerExtension();
+
+    private LockManager locks;
+    private LockManager blockers;
+
+    /**
+     * @param name    the kind
+     * @param lockOf  the lock of that kind and name from a manager
+     * @param blocker the lock that, held by another manager, keeps this one from being acquired
+     */
+    record Kind(String name, BiFunction<LockManager, String, DistributedLock> lockOf,
+                BiFunction<LockManager, String, DistributedLock> blocker) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static Stream<Arguments> kinds() {
+        return Stream.of(
+                new Kind("reentrant", LockManager::getLock, LockManager::getLock),
+                new Kind("fair", LockManager::getFairLock, LockManager::getFairLock),
+                new Kind("read", (m, n) -> m.getReadWriteLock(n).readLock(), (m, n) -> m.getReadWriteLock(n).writeLock()),
+                new Kind("write", (m, n) -> m.getReadWriteLock(n).writeLock(), (m, n) -> m.getReadWriteLock(n).writeLock()),
+                new Kind("multi", (m, n) -> m.getMultiLock(m.getLock(n + "-a"), m.getLock(n + "-b")),
+                        (m, n) -> m.getLock(n + "-b")))
+                .map(Arguments::of);
+    }
+
+    @BeforeEach
+    void managers() {
+        locks = Locksmith.builder().redisUri(redis.uri()).build();
+        blockers = Locksmith.builder().redisUri(redis.uri()).build();
+    }
+
+    @AfterEach
+    void close() {
+        Thread.interrupted();
+        locks.close();
+        blockers.close();
+    }
+
+    private DistributedLock blocked(Kind kind, String name) {
+        DistributedLock blocker = kind.blocker().apply(blockers, name);
+        blocker.lock();
+        return blocker;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kinds")
+    void lockWaitsThroughAnInterruptAndRestoresIt(Kind kind) throws Exception {
+        DistributedLock blocker = blocked(kind, "through");
+        DistributedLock lock = kind.lockOf().apply(locks, "through");
+        CompletableFuture<Boolean> interruptedAfter = new CompletableFuture<>();
+        Thread waiter = new Thread(() -> {
+            Thread.currentThread().interrupt();
+            lock.lock();
+            boolean restored = Thread.currentThread().isInterrupted();
+            lock.unlock();
+            interruptedAfter.complete(restored);
+        });
+        waiter.start();
+        Await.until("the waiter waits", Duration.ofSeconds(10), () -> waiter.getState() != Thread.State.RUNNABLE);
+        waiter.interrupt();
+
+        blocker.unlock();
+
+        assertThat(interruptedAfter.get(10, TimeUnit.SECONDS)).as("interrupt status restored on return").isTrue();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kinds")
+    void lockInterruptiblyGivesUpWhenInterruptedBeforeOrWhileWaiting(Kind kind) throws Exception {
+        DistributedLock blocker = blocked(kind, "interruptible");
+        DistributedLock lock = kind.lockOf().apply(locks, "interruptible");
+
+        Thread.currentThread().interrupt();
+        assertThatThrownBy(lock::lockInterruptibly).isInstanceOf(InterruptedException.class);
+        assertThat(Thread.interrupted()).as("the status is cleared, as Lock promises").isFalse();
+
+        CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+        Thread waiter = new Thread(() -> {
+            try {
+                lock.lockInterruptibly();
+                outcome.complete(null);
+            } catch (Throwable e) {
+                outcome.complete(e);
+            }
+        });
+        waiter.start();
+        Await.until("the waiter waits", Duration.ofSeconds(10), () -> waiter.getState() != Thread.State.RUNNABLE);
+        waiter.interrupt();
+        assertThat(outcome.get(10, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+        blocker.unlock();
+        assertThat(kind.blocker().apply(blockers, "interruptible").tryLock(5, TimeUnit.SECONDS))
+                .as("nothing was left held").isTrue();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kinds")
+    void timedTryLockGivesUpWhenInterrupted(Kind kind) {
+        blocked(kind, "timed");
+        DistributedLock lock = kind.lockOf().apply(locks, "timed");
+
+        Thread.currentThread().interrupt();
+
+        assertThatThrownBy(() -> lock.tryLock(5, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+        assertThat(lock.isHeldByCurrentThread()).isFalse();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kinds")
+    void tryLockMakesItsOneAttemptWhateverTheInterruptStatusAndKeepsIt(Kind kind) {
+        DistributedLock lock = kind.lockOf().apply(locks, "attempt");
+
+        Thread.currentThread().interrupt();
+        boolean acquired = lock.tryLock();
+
+        assertThat(Thread.interrupted()).as("the status is kept").isTrue();
+        assertThat(acquired).isTrue();
+        lock.unlock();
+        DistributedLock blocker = blocked(kind, "attempt");
+        assertThat(lock.tryLock()).as("one attempt, no wait, while blocked").isFalse();
+        blocker.unlock();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kinds")
+    void badArgumentsAreRefusedNamingTheValue(Kind kind) {
+        DistributedLock lock = kind.lockOf().apply(locks, "arguments");
+
+        assertThatThrownBy(() -> lock.lock(0, TimeUnit.SECONDS)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("0 SECONDS");
+        assertThatThrownBy(() -> lock.lock(1, null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("null");
+        assertThatThrownBy(() -> lock.tryLock(1, -2, TimeUnit.SECONDS)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("-2 SECONDS").hasMessageContaining("-1");
+        assertThatThrownBy(() -> lock.tryLock(1, null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(lock::newCondition).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kinds")
+    void aFixedLeaseEndsByItself(Kind kind) throws Exception {
+        DistributedLock lock = kind.lockOf().apply(locks, "fixed");
+        lock.lock(300, TimeUnit.MILLISECONDS);
+
+        DistributedLock other = kind.blocker().apply(blockers, "fixed");
+
+        assertThat(other.tryLock(5, TimeUnit.SECONDS)).as("free once the lease ran out").isTrue();
+        other.unlock();
+        assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class);
+    }
+}
