@@ -20,6 +20,8 @@ public enum ConfigKey {
     KEY_PREFIX("locksmith.key-prefix", "locksmith:"),
     /** The watchdog lease, renewed every third of it. */
     LEASE_TIME("locksmith.lease-time", "30s"),
+    /** How long each lock name's fencing counter stays in Redis after it was created. */
+    FENCING_COUNTER_LIFETIME("locksmith.fencing-counter-lifetime", "24h"),
     /** How long {@code @Locked} waits when its {@code waitTime} is -1. */
     WAIT_TIME("locksmith.wait-time", "30s"),
     /** JNDI name of the {@code ManagedScheduledExecutorService} the watchdog runs on. */

@@ -23,10 +23,11 @@ import java.util.stream.Collectors;
  * @param leaseTime      the watchdog lease
  * @param waitTime       the default wait of {@code @Locked}
  * @param executor       JNDI name of the watchdog's managed scheduler
+ * @param fenceLifetime  how long a fencing counter lives
  */
 record LocksmithSettings(String redisUri, RedisMode mode, int syncReplicas, Duration syncTimeout,
                          Duration commandTimeout, String keyPrefix, Duration leaseTime, Duration waitTime,
-                         String executor) {
+                         String executor, Duration fenceLifetime) {
     private static final Duration SHORTEST_LEASE = Duration.ofMillis(100);
 
     /**
@@ -54,8 +55,9 @@ record LocksmithSettings(String redisUri, RedisMode mode, int syncReplicas, Dura
                     + " '{' or '}': Locksmith puts each lock name in braces to keep its keys in one cluster slot."
                     + " Use for example " + ConfigKey.KEY_PREFIX.defaultValue());
         }
+        Duration fenceLifetime = duration(values, ConfigKey.FENCING_COUNTER_LIFETIME, Duration.ofSeconds(1));
         return new LocksmithSettings(uri, mode, replicas, syncTimeout, commandTimeout, prefix, lease, wait,
-                ConfigKey.EXECUTOR.read(values));
+                ConfigKey.EXECUTOR.read(values), fenceLifetime);
     }
 
     /**
@@ -68,7 +70,8 @@ record LocksmithSettings(String redisUri, RedisMode mode, int syncReplicas, Dura
                 .syncReplicas(syncReplicas, syncTimeout)
                 .commandTimeout(commandTimeout)
                 .keyPrefix(keyPrefix)
-                .leaseTime(leaseTime);
+                .leaseTime(leaseTime)
+                .fencingCounterLifetime(fenceLifetime);
     }
 
     /**

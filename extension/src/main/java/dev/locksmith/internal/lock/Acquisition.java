@@ -7,6 +7,7 @@ import dev.locksmith.internal.redis.RedisErrors;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -31,6 +32,7 @@ final class Acquisition {
     private final long lease;
     private final boolean watchdog;
     private Hold granted;
+    private long sentAt;
 
     /**
      * @param owner    who acquires
@@ -225,15 +227,36 @@ final class Acquisition {
      *         until the lock may be free, in ms (negative when Redis knows no expiry)
      */
     private long attempt() {
-        String field = kind.holdField(owner);
-        String expiryField = kind.expiryField(owner);
+        return settle(send());
+    }
+
+    /**
+     * Sends one attempt without waiting for its answer, so that several locks' attempts can
+     * share one round trip (a multi-lock).
+     *
+     * @return the pending answer, for {@link #settle}
+     */
+    CompletionStage<List<Long>> send() {
         AcquireRequest request = new AcquireRequest(owner, lease, System.currentTimeMillis(), threadName(),
                 context.settings().fenceLifetime().toMillis());
-        long sentAt = context.leases().now();
+        sentAt = context.leases().now();
+        return context.store().acquire(kind.acquisition(keys, request),
+                HoldCalls.releaseAll(keys.holdKeys(), kind.holdField(owner), kind.expiryField(owner)), lease);
+    }
+
+    /**
+     * @param pending what {@link #send()} returned
+     * @return {@link #ACQUIRED} when acquired (the hold is {@link #granted()}), otherwise how long
+     *         until the lock may be free, in ms (negative when Redis knows no expiry)
+     * @throws LockException if Redis did not answer or refused; whatever it may have granted is
+     *                       taken back
+     */
+    long settle(CompletionStage<List<Long>> pending) {
+        String field = kind.holdField(owner);
+        String expiryField = kind.expiryField(owner);
         List<Long> answer;
         try {
-            answer = context.replies().await(context.store().acquire(kind.acquisition(keys, request),
-                    HoldCalls.releaseAll(keys.holdKeys(), field, expiryField), lease), "Acquiring " + describe());
+            answer = context.replies().await(pending, "Acquiring " + describe());
         } catch (LockException e) {
             abandon(field, expiryField);
             throw e;
@@ -247,6 +270,23 @@ final class Acquisition {
         context.leases().granted(hold);
         granted = hold;
         return ACQUIRED;
+    }
+
+    /**
+     * @return the hold the last settled attempt got, or null
+     */
+    Hold granted() {
+        return granted;
+    }
+
+    /**
+     * Removes what a settled attempt that did not acquire left in Redis, if this kind leaves a
+     * mark while waiting.
+     */
+    void withdraw() {
+        if (kind.leavesTracesWhileWaiting()) {
+            giveUp();
+        }
     }
 
     private void awaitReplicas(Hold hold) {

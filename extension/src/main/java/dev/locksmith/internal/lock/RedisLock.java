@@ -5,6 +5,7 @@ import dev.locksmith.internal.lease.Hold;
 import dev.locksmith.internal.redis.ScriptCall;
 import dev.locksmith.internal.store.LockScript;
 import java.time.Duration;
+import java.util.concurrent.CompletionStage;
 
 /**
  * A lock of any {@link LockKind}. The first hold of a thread comes from an {@link Acquisition};
@@ -58,37 +59,98 @@ final class RedisLock extends LockFacade implements ReleasableByOwner {
 
     @Override
     public int release(Hold hold) {
+        return sendRelease(hold).settle();
+    }
+
+    /**
+     * Sends the release of one hold without waiting for its answer, so that several locks'
+     * releases can share one round trip (a multi-lock).
+     *
+     * @return the pending release; {@link PendingRelease#settle()} completes it
+     * @throws LockLostException at once when the hold is known to be lost
+     */
+    PendingRelease sendRelease(Hold hold) {
         if (hold.isLost()) {
             context.leases().forget(hold);
             throw lost(hold, "before it was released");
         }
         int count = hold.count();
         if (count > 1) {
-            if (!confirmCount(hold, count - 1, 0)) {
-                throw lost(hold, "before it was released: its lease expired or it was force-unlocked");
-            }
-            hold.countIs(count - 1);
-            return count - 1;
+            ScriptCall call = kind.holdCount(keys, hold.owner(), count - 1, 0);
+            return new PendingRelease(hold, call == null ? null : context.store().update(call, 0), false);
         }
         String latchKey = keys.latchPrefix() + context.owners().nextRequestId();
         ScriptCall release = kind.release(keys, hold.owner(), latchKey, context.settings().commandTimeout().toMillis());
         context.leases().releasing(hold);
-        long left;
         try {
-            left = context.replies().await(context.store().update(release, -1), "Releasing " + describe());
+            return new PendingRelease(hold, context.store().update(release, -1), true);
         } catch (RuntimeException e) {
             context.leases().releaseFailed(hold);
             throw e;
         }
-        context.leases().forget(hold);
-        if (left < 0) {
-            throw lost(hold, "before it was released: its lease expired or it was force-unlocked");
+    }
+
+    /**
+     * One release on its way to Redis.
+     */
+    final class PendingRelease {
+        private final Hold hold;
+        private final CompletionStage<Long> answer;
+        private final boolean last;
+
+        private PendingRelease(Hold hold, CompletionStage<Long> answer, boolean last) {
+            this.hold = hold;
+            this.answer = answer;
+            this.last = last;
         }
-        hold.countIs(0);
-        if (!kind.queuesInRedis()) {
-            context.contention().wake(keys.channel());
+
+        /**
+         * @return the holds of that owner left
+         * @throws LockLostException if Redis no longer had the hold
+         */
+        int settle() {
+            if (!last) {
+                if (answer != null && context.replies().await(answer, "Updating " + describe()) == 0) {
+                    context.leases().forget(hold);
+                    throw lost(hold, "before it was released: its lease expired or it was force-unlocked");
+                }
+                hold.countIs(hold.count() - 1);
+                return hold.count();
+            }
+            long left;
+            try {
+                left = context.replies().await(answer, "Releasing " + describe());
+            } catch (RuntimeException e) {
+                context.leases().releaseFailed(hold);
+                throw e;
+            }
+            context.leases().forget(hold);
+            if (left < 0) {
+                throw lost(hold, "before it was released: its lease expired or it was force-unlocked");
+            }
+            hold.countIs(0);
+            if (!kind.queuesInRedis()) {
+                context.contention().wake(keys.channel());
+            }
+            return 0;
         }
-        return 0;
+    }
+
+    /**
+     * A first hold asked for together with other locks' (a multi-lock's one-round-trip attempt).
+     *
+     * @return the attempt to send and settle, or null when this thread holds the lock already
+     */
+    Acquisition firstAttempt(long leaseMillis) {
+        context.state().checkOpen();
+        String owner = context.owners().current();
+        if (currentHold(owner) != null) {
+            return null;
+        }
+        kind.checkMayAcquire(context.leases(), keys, owner, name);
+        boolean watchdog = leaseMillis == WATCHDOG;
+        long lease = watchdog ? context.leases().watchdogLeaseMillis() : leaseMillis;
+        return new Acquisition(name, kind, keys, context, owner, lease, watchdog);
     }
 
     @Override
