@@ -27,6 +27,9 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code fair uri lock leaseMs index...}: one thread per index; thread i waits for an element
  *       on the Redis list {@code go:i} (BLPOP, no polling), then takes the fair lock, appends i to
  *       the list {@code order} and unlocks.</li>
+ *   <li>{@code readers uri lock threads}: each thread takes the read lock, increments the Redis
+ *       counter {@code inside}, and holds the lock until it pops an element from the list
+ *       {@code leave} (BLPOP, no polling); prints {@code DONE} when every thread left.</li>
  *   <li>{@code multi uri iterations first second}: takes the multi-lock of the two names in that
  *       order {@code iterations} times, incrementing the Redis counter {@code multi-counter}
  *       with a read-then-write; prints {@code DONE}.</li>
@@ -44,6 +47,7 @@ public final class LockWorker {
             case "read-hold" -> hold(args[1], args[2], Long.parseLong(args[3]), true);
             case "fair" -> fair(args[1], args[2], Long.parseLong(args[3]), Arrays.copyOfRange(args, 4, args.length));
             case "multi" -> multi(args[1], Integer.parseInt(args[2]), args[3], args[4]);
+            case "readers" -> readers(args[1], args[2], Integer.parseInt(args[3]));
             default -> throw new IllegalArgumentException("unknown mode " + args[0]);
         }
     }
@@ -158,6 +162,46 @@ public final class LockWorker {
                 } finally {
                     both.unlock();
                 }
+            }
+            System.out.println("DONE");
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    private static void readers(String uri, String name, int threads) throws Exception {
+        RedisClient client = RedisClient.create(uri);
+        try (LockManager locks = Locksmith.builder().redisUri(uri).build()) {
+            List<Thread> readers = new ArrayList<>();
+            List<Throwable> failures = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                Thread reader = new Thread(() -> {
+                    try (StatefulRedisConnection<String, String> connection = client.connect()) {
+                        DistributedLock lock = locks.getReadWriteLock(name).readLock();
+                        lock.lock();
+                        try {
+                            connection.sync().incr("inside");
+                            if (connection.sync().blpop(60, "leave") == null) {
+                                throw new AssertionError("not told to leave within 60 s");
+                            }
+                        } finally {
+                            lock.unlock();
+                        }
+                    } catch (Throwable e) {
+                        synchronized (failures) {
+                            failures.add(e);
+                        }
+                    }
+                });
+                readers.add(reader);
+                reader.start();
+            }
+            for (Thread reader : readers) {
+                reader.join();
+            }
+            if (!failures.isEmpty()) {
+                failures.get(0).printStackTrace();
+                System.exit(1);
             }
             System.out.println("DONE");
         } finally {

@@ -176,4 +176,20 @@ class ReadWriteLockTest {
         List<String> fields = (List<String>) RespClient.call(redis.node().port(), "HKEYS", key);
         return fields.stream().anyMatch(field -> field.startsWith("q:"));
     }
+
+    @Test
+    void eightReadersInTwoJvmsHoldTheReadLockAtOnce() {
+        try (JavaProcess first = JavaProcess.start(LockWorker.class, "readers", redis.uri(), "shelf", "4");
+             JavaProcess second = JavaProcess.start(LockWorker.class, "readers", redis.uri(), "shelf", "4")) {
+            Await.until("eight readers are inside together", Duration.ofSeconds(60),
+                    () -> "8".equals(redis.node().command("GET", "inside")));
+            for (int i = 0; i < 8; i++) {
+                redis.node().command("RPUSH", "leave", "go");
+            }
+
+            assertThat(first.awaitLine("DONE", Duration.ofSeconds(30))).isEqualTo("DONE");
+            assertThat(second.awaitLine("DONE", Duration.ofSeconds(30))).isEqualTo("DONE");
+        }
+        assertThat(redis.lockStateLeftBehind(5_000)).isEmpty();
+    }
 }
