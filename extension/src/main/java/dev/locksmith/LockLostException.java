@@ -6,6 +6,10 @@ package dev.locksmith;
  * {@link DistributedLock#forceUnlock()}. Whatever the caller did after the loss was not
  * protected by the lock; a resource that checks {@link DistributedLock#fencingToken() fencing
  * tokens} will have rejected it.
+ *
+ * <p>Inside a JTA transaction the loss is found before commit and fails it: the caller of a CDI
+ * bean gets a {@code jakarta.transaction.RollbackException} whose cause is this exception; the
+ * caller of a session bean gets an {@code EJBTransactionRolledbackException} with the same chain.
  */
 public class LockLostException extends LockException {
     private static final long serialVersionUID = 1L;
@@ -15,5 +19,13 @@ public class LockLostException extends LockException {
      */
     public LockLostException(String message) {
         super(message);
+    }
+
+    /**
+     * @param lockName the lock that was lost, or null if several were
+     * @param message  which lock was lost and what the caller was doing
+     */
+    public LockLostException(String lockName, String message) {
+        super(lockName, message, null);
     }
 }

@@ -67,7 +67,7 @@ class WatchdogSchedulerTest {
 
             assertThat(scheduler.lifecycleCalls()).isEmpty();
             assertThat(scheduler.scheduledTasks()).as("the watchdog's task is cancelled at shutdown").isZero();
-            assertThat(logs.messages()).anyMatch(line -> line.contains("watchdog runs on the managed scheduler at " + name));
+            assertThat(logs.messages()).anyMatch(line -> line.contains("watchdog runs on the container's ManagedScheduledExecutorService at " + name));
         }
     }
 

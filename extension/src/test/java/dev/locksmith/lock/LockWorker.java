@@ -3,7 +3,6 @@ package dev.locksmith.lock;
 import dev.locksmith.DistributedLock;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
-import dev.locksmith.RedisMode;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -17,10 +16,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The other JVM of multi-process tests. Modes:
  * <ul>
- *   <li>{@code count uri lock threads iterations counterKey tokensKey [lockUris]}: each thread, under
- *       the lock, reads the counter, writes it back plus one (a lost update if two hold at once), and
- *       appends its fencing token; prints {@code DONE}. The counter lives at {@code uri}; the lock
- *       too, unless {@code lockUris} names RedLock masters (a comma list).</li>
+ *   <li>{@code count uri lock threads iterations counterKey tokensKey}: each thread, under the
+ *       lock, reads the counter, writes it back plus one (a lost update if two hold at once), and
+ *       appends its fencing token; prints {@code DONE}.</li>
  *   <li>{@code hold uri lock leaseMs}: takes the lock with the watchdog, prints {@code HELD token}
  *       and waits to be killed.</li>
  *   <li>{@code read-hold uri lock leaseMs}: the same with the read side of a read/write lock.</li>
@@ -41,8 +39,7 @@ public final class LockWorker {
 
     public static void main(String[] args) throws Exception {
         switch (args[0]) {
-            case "count" -> count(args[1], args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]), args[5], args[6],
-                    args.length > 7 ? args[7] : null);
+            case "count" -> count(args[1], args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]), args[5], args[6]);
             case "hold" -> hold(args[1], args[2], Long.parseLong(args[3]), false);
             case "read-hold" -> hold(args[1], args[2], Long.parseLong(args[3]), true);
             case "fair" -> fair(args[1], args[2], Long.parseLong(args[3]), Arrays.copyOfRange(args, 4, args.length));
@@ -53,11 +50,9 @@ public final class LockWorker {
     }
 
     private static void count(String uri, String name, int threads, int iterations, String counterKey,
-                              String tokensKey, String redLockUris) throws Exception {
+                              String tokensKey) throws Exception {
         RedisClient client = RedisClient.create(uri);
-        Locksmith.Builder builder = redLockUris == null ? Locksmith.builder().redisUri(uri)
-                : Locksmith.builder().mode(RedisMode.REDLOCK).redisUri(redLockUris);
-        try (LockManager locks = builder.build();
+        try (LockManager locks = Locksmith.builder().redisUri(uri).build();
              StatefulRedisConnection<String, String> connection = client.connect()) {
             RedisCommands<String, String> redis = connection.sync();
             CountDownLatch start = new CountDownLatch(1);

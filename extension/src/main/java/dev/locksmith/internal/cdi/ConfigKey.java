@@ -25,7 +25,9 @@ public enum ConfigKey {
     /** How long {@code @Locked} waits when its {@code waitTime} is -1. */
     WAIT_TIME("locksmith.wait-time", "30s"),
     /** JNDI name of the {@code ManagedScheduledExecutorService} the watchdog runs on. */
-    EXECUTOR("locksmith.executor", "java:comp/DefaultManagedScheduledExecutorService");
+    EXECUTOR("locksmith.executor", "java:comp/DefaultManagedScheduledExecutorService"),
+    /** JNDI name of the {@code ManagedThreadFactory} that makes Redis I/O threads. */
+    THREAD_FACTORY("locksmith.thread-factory", "java:comp/DefaultManagedThreadFactory");
 
     private final String key;
     private final String defaultValue;

@@ -1,5 +1,6 @@
 package dev.locksmith.internal.cdi;
 
+import dev.locksmith.internal.classpath.OptionalApi;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.Optional;
@@ -22,14 +23,16 @@ interface ConfigValues {
      * @return MicroProfile Config of the current application, or system properties without it
      */
     static ConfigValues ofApplication() {
-        try {
-            Class.forName("org.eclipse.microprofile.config.ConfigProvider", false, ConfigValues.class.getClassLoader());
-            return MicroProfileConfigValues.current();
-        } catch (ClassNotFoundException | IllegalStateException | LinkageError e) {
-            System.getLogger(ConfigValues.class.getName()).log(Level.INFO, "MicroProfile Config is not available ("
-                    + e + "); Locksmith reads its settings from system properties");
-            return key -> Optional.ofNullable(System.getProperty(key));
+        if (OptionalApi.CONFIG.isPresent()) {
+            try {
+                return MicroProfileConfigValues.current();
+            } catch (IllegalStateException e) {
+                System.getLogger(ConfigValues.class.getName()).log(Level.INFO, "MicroProfile Config has no"
+                        + " implementation here (" + e.getMessage() + "); Locksmith reads its settings from system"
+                        + " properties");
+            }
         }
+        return key -> Optional.ofNullable(System.getProperty(key));
     }
 
     /**

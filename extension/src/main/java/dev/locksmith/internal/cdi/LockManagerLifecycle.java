@@ -1,13 +1,13 @@
 package dev.locksmith.internal.cdi;
 
 import dev.locksmith.LockManager;
+import dev.locksmith.internal.classpath.OptionalApi;
 import dev.locksmith.internal.jta.ReleaseAfterCompletion;
 import dev.locksmith.internal.lock.DefaultLockManager;
 import dev.locksmith.internal.lock.UnlockDeferral;
 import jakarta.enterprise.inject.spi.BeanManager;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
-import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * Creates the application's {@link LockManager} bean the first time it is used (on a thread of
@@ -37,16 +37,19 @@ final class LockManagerLifecycle {
      * @return a connected manager
      */
     LockManager create() {
-        ScheduledExecutorService scheduler = WatchdogSchedulerLookup.find(settings.executor(), beanManager);
-        DefaultLockManager manager = (DefaultLockManager) settings.builder().watchdogScheduler(scheduler).build();
-        if (jtaAvailable()) {
+        var scheduler = ContainerThreads.watchdogScheduler().find(settings.executor(), beanManager);
+        var threadFactory = ContainerThreads.redisThreadFactory().find(settings.threadFactory(), beanManager);
+        LOG.log(Level.INFO, "Locksmith's watchdog runs on " + scheduler.source() + "; Redis I/O threads come from "
+                + threadFactory.source());
+        DefaultLockManager manager = (DefaultLockManager) settings.builder()
+                .watchdogScheduler(scheduler.value())
+                .threadFactory(threadFactory.value())
+                .build();
+        if (OptionalApi.JTA.isPresent()) {
             UnlockDeferral deferral = ReleaseAfterCompletion.create(manager.leases(),
                     type -> ContainerBeans.find(beanManager, type));
             manager.deferUnlocksWith(deferral);
             unlockDeferral = deferral;
-        } else {
-            LOG.log(Level.INFO, "The JTA API is not on the class path: Locksmith releases every lock when the"
-                    + " locked call returns");
         }
         current = manager;
         return manager;
@@ -73,15 +76,5 @@ final class LockManagerLifecycle {
      */
     UnlockDeferral unlockDeferral() {
         return unlockDeferral;
-    }
-
-    private static boolean jtaAvailable() {
-        try {
-            Class.forName("jakarta.transaction.TransactionSynchronizationRegistry", false,
-                    LockManagerLifecycle.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
-        }
     }
 }

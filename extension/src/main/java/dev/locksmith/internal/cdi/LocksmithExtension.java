@@ -1,5 +1,6 @@
 package dev.locksmith.internal.cdi;
 
+import dev.locksmith.internal.classpath.OptionalApi;
 import dev.locksmith.internal.lock.Durations;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locked;
@@ -92,7 +93,7 @@ public class LocksmithExtension implements Extension {
                 .scope(ApplicationScoped.class)
                 .createWith(context -> managers.create())
                 .destroyWith((manager, context) -> managers.destroy(manager));
-        if (ReadinessCheckBean.healthApiPresent()) {
+        if (OptionalApi.HEALTH.isPresent()) {
             ReadinessCheckBean.add(event, beanManager, managers);
         }
     }
@@ -121,7 +122,8 @@ public class LocksmithExtension implements Extension {
         lockedMethods = methods;
         if (settings != null) {
             LOG.log(Level.INFO, "Locksmith: " + methods.size() + " @Locked method(s) checked; Redis at "
-                    + settings.redactedUri() + " (" + settings.mode() + "), connected on first use");
+                    + settings.redactedUri() + " (" + settings.mode() + "), connected on first use; "
+                    + OptionalFeatures.describe());
         }
     }
 

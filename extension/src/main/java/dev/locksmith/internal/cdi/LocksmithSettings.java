@@ -24,10 +24,11 @@ import java.util.stream.Collectors;
  * @param waitTime       the default wait of {@code @Locked}
  * @param executor       JNDI name of the watchdog's managed scheduler
  * @param fenceLifetime  how long a fencing counter lives
+ * @param threadFactory  JNDI name of the managed thread factory for Redis I/O threads
  */
 record LocksmithSettings(String redisUri, RedisMode mode, int syncReplicas, Duration syncTimeout,
                          Duration commandTimeout, String keyPrefix, Duration leaseTime, Duration waitTime,
-                         String executor, Duration fenceLifetime) {
+                         String executor, Duration fenceLifetime, String threadFactory) {
     private static final Duration SHORTEST_LEASE = Duration.ofMillis(100);
 
     /**
@@ -57,11 +58,11 @@ record LocksmithSettings(String redisUri, RedisMode mode, int syncReplicas, Dura
         }
         Duration fenceLifetime = duration(values, ConfigKey.FENCING_COUNTER_LIFETIME, Duration.ofSeconds(1));
         return new LocksmithSettings(uri, mode, replicas, syncTimeout, commandTimeout, prefix, lease, wait,
-                ConfigKey.EXECUTOR.read(values), fenceLifetime);
+                ConfigKey.EXECUTOR.read(values), fenceLifetime, ConfigKey.THREAD_FACTORY.read(values));
     }
 
     /**
-     * @return a builder with these settings; the caller adds the scheduler and builds
+     * @return a builder with these settings; the caller adds the container's threads and builds
      */
     Locksmith.Builder builder() {
         return Locksmith.builder()

@@ -9,25 +9,12 @@ import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
- * Adds {@link RedisReadinessCheck} as a {@code @Readiness} bean. Kept apart from the extension
- * so that the MicroProfile Health API is loaded only on servers that have it.
+ * Adds {@link RedisReadinessCheck} as a {@code @Readiness} bean. Kept apart from the extension,
+ * and reached only once {@link dev.locksmith.internal.classpath.OptionalApi#HEALTH} said the API
+ * is there: verifying this class loads the MicroProfile Health API.
  */
 final class ReadinessCheckBean {
-    private static final String HEALTH_API = "org.eclipse.microprofile.health.HealthCheck";
-
     private ReadinessCheckBean() {
-    }
-
-    /**
-     * @return true if the application can see the MicroProfile Health API
-     */
-    static boolean healthApiPresent() {
-        try {
-            Class.forName(HEALTH_API, false, ReadinessCheckBean.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
-        }
     }
 
     static void add(AfterBeanDiscovery event, BeanManager beanManager, LockManagerLifecycle lifecycle) {

@@ -71,7 +71,7 @@ final class DeferredUnlocks implements Synchronization {
         }
         if (!lost.isEmpty()) {
             markRollbackOnly();
-            throw new LockLostException("Lock(s) " + lost.stream().map(hold -> "'" + hold.name() + "' (fencing token "
+            throw new LockLostException(lost.size() == 1 ? lost.get(0).name() : null, "Lock(s) " + lost.stream().map(hold -> "'" + hold.name() + "' (fencing token "
                     + hold.fencingToken() + ")").collect(Collectors.joining(", ")) + " lost before the transaction"
                     + " committed: the lease expired or the lock was force-unlocked, so another holder may have"
                     + " entered. The transaction is rolled back.");

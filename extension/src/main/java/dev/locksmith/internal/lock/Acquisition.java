@@ -305,9 +305,9 @@ final class Acquisition {
         }
         if (acknowledged < wanted) {
             abandon(hold.field(), hold.expiryField());
-            throw new LockException("The " + describe() + " was acquired on the master but only " + acknowledged
+            throw new LockException(hold.name(), "The " + describe() + " was acquired on the master but only " + acknowledged
                     + " of " + wanted + " replica(s) confirmed it within " + timeout + " ms, so it was released again."
-                    + " Check the replicas, or lower locksmith.redis.sync-replicas / raise sync-timeout.");
+                    + " Check the replicas, or lower locksmith.redis.sync-replicas / raise sync-timeout.", null);
         }
     }
 

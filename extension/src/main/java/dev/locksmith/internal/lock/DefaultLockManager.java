@@ -67,7 +67,9 @@ public final class DefaultLockManager implements LockManager {
             LockContext context = new LockContext(settings, store, replies, leases, new ContentionRegistry(),
                     new OwnerIds(), new ManagerState());
             LOG.log(Level.INFO, "Locksmith connected to " + store.description() + "; the watchdog runs on "
-                    + (privateScheduler != null ? "a private daemon scheduler" : "the container's scheduler " + scheduler));
+                    + (privateScheduler != null ? "a private daemon scheduler" : "the given scheduler " + scheduler)
+                    + "; Redis I/O threads come from " + (settings.threadFactory() != null
+                    ? "the given thread factory " + settings.threadFactory() : "Lettuce's own daemon threads"));
             return new DefaultLockManager(resources, privateScheduler, context);
         } catch (RuntimeException e) {
             if (privateScheduler != null) {

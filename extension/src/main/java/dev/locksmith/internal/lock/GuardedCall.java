@@ -76,13 +76,13 @@ public final class GuardedCall {
                 throw e;
             }
             Thread.currentThread().interrupt();
-            throw new LockException(where + ": interrupted while waiting for lock '" + lock.getName() + "'", e);
+            throw new LockException(lock.getName(), where + ": interrupted while waiting for lock '" + lock.getName() + "'", e);
         } catch (IllegalMonitorStateException e) {
             // A read-to-write upgrade, refused at once by the lock: say which method asked.
             throw where == null ? e : new IllegalMonitorStateException(where + ": " + e.getMessage());
         }
         if (!acquired) {
-            throw new LockTimeoutException("Lock '" + lock.getName() + "' was not acquired within "
+            throw new LockTimeoutException(lock.getName(), "Lock '" + lock.getName() + "' was not acquired within "
                     + Durations.format(waitTime) + (where == null ? "" : " (" + where + ")"));
         }
     }

@@ -254,7 +254,7 @@ final class RedisLock extends LockFacade implements ReleasableByOwner {
     }
 
     private LockLostException lost(Hold hold, String when) {
-        return new LockLostException("The " + describe() + " (fencing token " + hold.fencingToken() + ") was lost "
+        return new LockLostException(hold.name(), "The " + describe() + " (fencing token " + hold.fencingToken() + ") was lost "
                 + when + ". Work done since the loss was not protected by the lock.");
     }
 

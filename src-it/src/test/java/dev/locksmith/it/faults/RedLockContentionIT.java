@@ -2,7 +2,6 @@ package dev.locksmith.it.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.locksmith.lock.LockWorker;
 import dev.locksmith.testing.IndependentMasters;
 import dev.locksmith.testing.JavaProcess;
 import dev.locksmith.testing.LocalRedisServer;
@@ -22,10 +21,10 @@ class RedLockContentionIT {
         int iterations = 625; // 2 JVMs x 8 threads x 625 = 10 000
         try (IndependentMasters masters = IndependentMasters.start(3);
              LocalRedisServer counter = LocalRedisServer.start()) {
-            String[] args = {"count", counter.uri(), "redlocked", Integer.toString(threads), Integer.toString(iterations),
-                    "counter", "tokens", masters.uris()};
-            try (JavaProcess first = JavaProcess.start(LockWorker.class, args);
-                 JavaProcess second = JavaProcess.start(LockWorker.class, args)) {
+            String[] args = {counter.uri(), masters.uris(), "redlocked", Integer.toString(threads),
+                    Integer.toString(iterations)};
+            try (JavaProcess first = JavaProcess.start(RedLockCountingWorker.class, args);
+                 JavaProcess second = JavaProcess.start(RedLockCountingWorker.class, args)) {
                 assertThat(first.awaitLine("DONE", Duration.ofMinutes(5))).isEqualTo("DONE");
                 assertThat(second.awaitLine("DONE", Duration.ofMinutes(5))).isEqualTo("DONE");
             }

@@ -37,11 +37,23 @@ public final class JavaProcess implements AutoCloseable {
      * @param args      its arguments
      */
     public static JavaProcess start(Class<?> mainClass, String... args) {
+        return start(System.getProperty("java.class.path"), List.of(), mainClass, args);
+    }
+
+    /**
+     * @param classPath   the class path of the new JVM, for example the test class path without
+     *                    the jars of an API whose absence is tested
+     * @param jvmOptions  options such as {@code -Dkey=value}
+     * @param mainClass   a class with a main method on that class path
+     * @param args        its arguments
+     */
+    public static JavaProcess start(String classPath, List<String> jvmOptions, Class<?> mainClass, String... args) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx256m");
+        command.addAll(jvmOptions);
         command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
+        command.add(classPath);
         command.add(mainClass.getName());
         command.addAll(List.of(args));
         try {

@@ -1,0 +1,80 @@
+package dev.locksmith.cdi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.locksmith.testing.JavaProcess;
+import dev.locksmith.testing.RedisServerExtension;
+import java.io.File;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Each optional API really is optional: a CDI application deploys and locks in a JVM whose class
+ * path lacks that API's jars (not merely a class path where a {@code provided} API happens to
+ * be), and Locksmith's startup line says which part is off.
+ */
+class OptionalApisTest {
+    @RegisterExtension
+    static final RedisServerExtension redis = new RedisServerExtension();
+
+    /**
+     * What is taken off the class path, by jar name, and the title the startup line uses.
+     */
+    enum Absent {
+        NOTHING(null),
+        MICROPROFILE_HEALTH("MicroProfile Health", "microprofile-health-api"),
+        MICROPROFILE_CONFIG("MicroProfile Config", "microprofile-config-api", "smallrye-config"),
+        JTA("Jakarta Transactions", "jakarta.transaction-api", "narayana", "jboss-transaction-spi"),
+        CONCURRENCY("Jakarta Concurrency", "jakarta.enterprise.concurrent-api"),
+        ENTERPRISE_BEANS(null, "jakarta.ejb-api"),
+        ALL_OF_THEM(null, "microprofile-health-api", "microprofile-config-api", "smallrye-config",
+                "jakarta.transaction-api", "narayana", "jboss-transaction-spi", "jakarta.enterprise.concurrent-api",
+                "jakarta.ejb-api");
+
+        final String title;
+        final List<String> jars;
+
+        Absent(String title, String... jars) {
+            this.title = title;
+            this.jars = List.of(jars);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Absent.class)
+    void anApplicationDeploysAndLocksWithoutIt(Absent absent) {
+        List<String> full = Arrays.asList(System.getProperty("java.class.path").split(File.pathSeparator));
+        List<String> trimmed = full.stream().filter(entry -> absent.jars.stream().noneMatch(entry::contains)).toList();
+        for (String jar : absent.jars) {
+            assertThat(full).as("the test class path has %s, so taking it away proves something", jar)
+                    .anyMatch(entry -> entry.contains(jar));
+        }
+        List<String> options = List.of("-Dlocksmith.redis.uri=" + redis.uri(),
+                "-Dlocksmith.key-prefix=optional-" + absent.name().toLowerCase() + ":");
+        try (JavaProcess app = JavaProcess.start(String.join(File.pathSeparator, trimmed), options,
+                OptionalApisApp.class)) {
+            int exit = app.awaitExit(Duration.ofMinutes(2));
+            String output = String.join("\n", app.output());
+            assertThat(exit).as("exit code; output:\n%s", output).isZero();
+            assertThat(output).contains("OK " + OptionalApisApp.CALLS + " held-after=false")
+                    .doesNotContain("NoClassDefFoundError", "ClassNotFoundException");
+            String startup = app.output().stream().filter(line -> line.contains("@Locked method(s) checked"))
+                    .collect(Collectors.joining("\n"));
+            assertThat(startup).as("one startup line").isNotEmpty().doesNotContain("\n");
+            if (absent == Absent.ALL_OF_THEM) {
+                assertThat(startup).contains("MicroProfile Config off", "MicroProfile Health off",
+                        "Jakarta Transactions off", "Jakarta Concurrency off");
+            } else if (absent.title != null) {
+                assertThat(startup).contains(absent.title + " off");
+            } else {
+                assertThat(startup).doesNotContain(" off");
+            }
+        }
+        assertThat(redis.lockStateLeftBehind(1000)).isEmpty();
+    }
+}
