@@ -5,7 +5,6 @@ import dev.locksmith.LockLostException;
 import dev.locksmith.LockTimeoutException;
 import dev.locksmith.sample.stock.OutOfStockException;
 import dev.locksmith.sample.stock.UnknownSkuException;
-import dev.locksmith.sample.testhooks.SimulatedFailure;
 import jakarta.ejb.EJBTransactionRolledbackException;
 import jakarta.transaction.RollbackException;
 import jakarta.ws.rs.WebApplicationException;
@@ -22,11 +21,18 @@ import java.util.logging.Logger;
 
 /**
  * Turns every failure into {@code {"code": ..., "message": ...}} with a status a client can act
- * on. Containers wrap exceptions (EJBException, TransactionalException), so the whole cause chain
- * is searched; the first rule that matches any cause wins.
+ * on. Containers wrap some exceptions (a failed commit arrives as a {@code RollbackException} in
+ * a {@code TransactionalException} or an {@code EJBTransactionRolledbackException}), so the whole
+ * cause chain is searched; the first rule that matches any cause wins.
+ *
+ * <p>Locksmith's own exceptions reach {@link LockTimeoutResponses} and {@link LockLostResponses}
+ * as themselves, from CDI beans and session beans alike; this mapper gets the wrapped cases.
+ * Every answer names its mapper in the header {@value #MAPPED_BY}.
  */
 @Provider
 public class ErrorResponses implements ExceptionMapper<Exception> {
+    /** The response header that names the mapper which answered. */
+    public static final String MAPPED_BY = "X-Mapped-By";
     private static final Logger LOG = Logger.getLogger(ErrorResponses.class.getName());
 
     private static final List<Rule> RULES = List.of(
@@ -34,7 +40,6 @@ public class ErrorResponses implements ExceptionMapper<Exception> {
             new Rule(LockLostException.class, Status.CONFLICT, "ROLLED_BACK", (lost, root) ->
                     "Nothing was reserved: the transaction was rolled back because the lock was lost before"
                             + " commit: " + lost.getMessage()),
-            new Rule(SimulatedFailure.class, Status.INTERNAL_SERVER_ERROR, "SIMULATED_FAILURE", Rule::itsMessage),
             new Rule(OutOfStockException.class, Status.CONFLICT, "OUT_OF_STOCK", Rule::itsMessage),
             new Rule(UnknownSkuException.class, Status.NOT_FOUND, "UNKNOWN_SKU", Rule::itsMessage),
             new Rule(LockTimeoutException.class, Status.SERVICE_UNAVAILABLE, "LOCK_TIMEOUT", Rule::itsMessage),
@@ -53,7 +58,6 @@ public class ErrorResponses implements ExceptionMapper<Exception> {
      * <tr><td>404 UNKNOWN_SKU</td><td>no stock row for that SKU</td></tr>
      * <tr><td>503 LOCK_TIMEOUT</td><td>the lock was not free within the wait time; retry</td></tr>
      * <tr><td>503 LOCK_UNAVAILABLE</td><td>Redis could not be reached</td></tr>
-     * <tr><td>500 SIMULATED_FAILURE</td><td>the test hook X-Test-Fail made the request fail</td></tr>
      * <tr><td>400 BAD_REQUEST</td><td>a bad parameter or body</td></tr>
      * <tr><td>500 INTERNAL</td><td>anything else; the server log has the stack trace</td></tr>
      * </table>
@@ -69,6 +73,15 @@ public class ErrorResponses implements ExceptionMapper<Exception> {
         if (exception instanceof WebApplicationException web) {
             return web.getResponse();
         }
+        return respond(exception, ErrorResponses.class);
+    }
+
+    /**
+     * @param exception what a call threw
+     * @param mapper    the mapper that got it, named in the {@value #MAPPED_BY} header
+     * @return the answer of the first rule that matches a cause
+     */
+    static Response respond(Throwable exception, Class<?> mapper) {
         List<Throwable> chain = new ArrayList<>();
         for (Throwable t = exception; t != null && !chain.contains(t); t = t.getCause()) {
             chain.add(t);
@@ -81,6 +94,7 @@ public class ErrorResponses implements ExceptionMapper<Exception> {
                         LOG.log(Level.WARNING, rule.code(), exception);
                     }
                     Response.ResponseBuilder answer = Response.status(rule.status()).type(MediaType.APPLICATION_JSON)
+                            .header(MAPPED_BY, mapper.getSimpleName())
                             .entity(new Error(rule.code(), rule.message().apply(cause, root)));
                     if (rule.status() == Status.SERVICE_UNAVAILABLE) {
                         answer.header("Retry-After", "1");
@@ -91,6 +105,7 @@ public class ErrorResponses implements ExceptionMapper<Exception> {
         }
         LOG.log(Level.SEVERE, "Unexpected failure", exception);
         return Response.status(Status.INTERNAL_SERVER_ERROR).type(MediaType.APPLICATION_JSON)
+                .header(MAPPED_BY, mapper.getSimpleName())
                 .entity(new Error("INTERNAL", describe(root))).build();
     }
 

@@ -32,10 +32,6 @@ public class InfoResource {
     boolean lockingEnabled;
 
     @Inject
-    @ConfigProperty(name = "sample.test-hooks.enabled", defaultValue = "false")
-    boolean testHooksEnabled;
-
-    @Inject
     @ConfigProperty(name = "locksmith.redis.uri", defaultValue = "redis://localhost:6379")
     String redisUri;
 
@@ -51,10 +47,8 @@ public class InfoResource {
      * @param lockManager     whether a {@code LockManager} bean exists (the Locksmith CDI extension is active)
      * @param redisUri        {@code locksmith.redis.uri}
      * @param database        product and version of the database behind {@code jdbc/stock}
-     * @param testHooks       {@code sample.test-hooks.enabled}
      */
-    public record Info(String instance, boolean locking, boolean lockManager, String redisUri, String database,
-            boolean testHooks) {
+    public record Info(String instance, boolean locking, boolean lockManager, String redisUri, String database) {
     }
 
     @GET
@@ -64,6 +58,6 @@ public class InfoResource {
             DatabaseMetaData metaData = connection.getMetaData();
             database = metaData.getDatabaseProductName() + " " + metaData.getDatabaseProductVersion();
         }
-        return new Info(instance, lockingEnabled, lockManager.isResolvable(), redisUri, database, testHooksEnabled);
+        return new Info(instance, lockingEnabled, lockManager.isResolvable(), redisUri, database);
     }
 }

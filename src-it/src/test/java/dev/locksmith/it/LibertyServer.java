@@ -28,7 +28,7 @@ import java.util.concurrent.TimeoutException;
  * sample application and the server both reported themselves started, read from the server's
  * own console, not guessed.
  */
-final class LibertyServer implements AutoCloseable {
+final class LibertyServer implements SampleServer {
     // Both: the application started, and the server opened its ports (ready to run a smarter planet).
     private static final List<String> STARTED = List.of("CWWKZ0001I", "CWWKF0011I");
     // application failed, server failed to start, port in use
@@ -42,14 +42,16 @@ final class LibertyServer implements AutoCloseable {
     }
 
     private final String name;
+    private final String features;
     private final Path outputDir;
     private final Map<String, String> environment;
     private final List<String> console = Collections.synchronizedList(new ArrayList<>());
     private int httpPort;
     private Process process;
 
-    private LibertyServer(String name, Path outputDir, Map<String, String> environment) {
+    private LibertyServer(String name, String features, Path outputDir, Map<String, String> environment) {
         this.name = name;
+        this.features = features;
         this.outputDir = outputDir;
         this.environment = Map.copyOf(environment);
     }
@@ -58,19 +60,18 @@ final class LibertyServer implements AutoCloseable {
      * Starts a server and waits until the sample application has started.
      *
      * @param name        the server's name in logs and in {@code sample.instance}
+     * @param features    the feature set: {@code sample}, {@code lean} or {@code full} (config/features/*.xml)
      * @param workDir     where its output folder goes
      * @param environment settings: Liberty variables and MicroProfile Config keys as environment variables
      */
-    static LibertyServer start(String name, Path workDir, Map<String, String> environment) {
-        LibertyServer server = new LibertyServer(name, workDir.resolve(name), environment);
+    static LibertyServer start(String name, String features, Path workDir, Map<String, String> environment) {
+        LibertyServer server = new LibertyServer(name, features, workDir.resolve(name), environment);
         server.launch();
         return server;
     }
 
-    /**
-     * Starts it again, on a new free port, after {@link #kill()} or {@link #stop()}.
-     */
-    void restart() {
+    @Override
+    public void restart() {
         launch();
     }
 
@@ -92,7 +93,11 @@ final class LibertyServer implements AutoCloseable {
         env.put("JVM_ARGS", "-Xmx512m -XX:TieredStopAtLevel=1");
         env.put("HTTP_HOST", "127.0.0.1");
         env.put("HTTP_PORT", Integer.toString(httpPort));
+        // Used only by feature sets that open these ports (full: messaging, ORB).
+        env.put("JMS_PORT", Integer.toString(FreePorts.next()));
+        env.put("IIOP_PORT", Integer.toString(FreePorts.next()));
         env.put("SAMPLE_INSTANCE", name);
+        env.put("SAMPLE_FEATURES", features);
         env.putAll(environment);
         try {
             process = builder.start();
@@ -146,25 +151,28 @@ final class LibertyServer implements AutoCloseable {
         started.completeExceptionally(new IllegalStateException("the server process ended"));
     }
 
-    /**
-     * @return {@code http://127.0.0.1:port}
-     */
-    URI baseUri() {
+    @Override
+    public URI baseUri() {
         return URI.create("http://127.0.0.1:" + httpPort);
     }
 
-    String name() {
+    @Override
+    public String name() {
         return name;
     }
 
-    boolean isAlive() {
+    @Override
+    public long pid() {
+        return process.pid();
+    }
+
+    @Override
+    public boolean isAlive() {
         return process != null && process.isAlive();
     }
 
-    /**
-     * Ends the server as a crash would: SIGKILL to its JVM, no shutdown, nothing committed.
-     */
-    void kill() {
+    @Override
+    public void kill() {
         end(true);
     }
 
@@ -172,8 +180,23 @@ final class LibertyServer implements AutoCloseable {
      * Stops the server the normal way (SIGTERM: Liberty's orderly shutdown), then kills it if
      * it has not ended within a minute.
      */
-    void stop() {
+    @Override
+    public void stop() {
         end(false);
+    }
+
+    @Override
+    public List<String> log() {
+        Path messages = logs().resolve("messages.log");
+        try {
+            return Files.exists(messages) ? Files.readAllLines(messages, StandardCharsets.UTF_8) : List.of();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not read " + messages, e);
+        }
+    }
+
+    private Path logs() {
+        return outputDir.resolve(System.getProperty("sample.liberty.server", "locksmithSample")).resolve("logs");
     }
 
     private void end(boolean crash) {
@@ -198,12 +221,11 @@ final class LibertyServer implements AutoCloseable {
         }
     }
 
-    /**
-     * @return the last lines of the console and of messages.log, and where the full logs are
-     */
-    String describe() {
-        Path logs = outputDir.resolve(System.getProperty("sample.liberty.server", "locksmithSample")).resolve("logs");
-        StringBuilder text = new StringBuilder("---- Liberty server ").append(name).append(" (").append(baseUri())
+    @Override
+    public String describe() {
+        Path logs = logs();
+        StringBuilder text = new StringBuilder("---- Liberty server ").append(name).append(" (").append(features)
+                .append(" features, ").append(baseUri())
                 .append(isAlive() ? ", running" : ", not running").append("), logs in ").append(logs.toAbsolutePath())
                 .append("\n---- console, last 80 lines:\n");
         List<String> lines;
@@ -225,12 +247,7 @@ final class LibertyServer implements AutoCloseable {
     }
 
     @Override
-    public void close() {
-        stop();
-    }
-
-    @Override
     public String toString() {
-        return "Liberty server " + name + " on " + baseUri();
+        return "Liberty server " + name + " (" + features + " features) on " + baseUri();
     }
 }

@@ -10,11 +10,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The control experiment: the same two servers and the same hammer, with
  * {@code sample.locking.enabled=false}. Without the lock, concurrent reservations read the same
  * level and overwrite each other, so more units are reserved than exist. This proves the hammer
- * in {@link TwoServerLockingIT} can fail, and that what keeps it green is the lock.
+ * in {@link SampleChecks} can fail, and that what keeps it green is the lock.
  */
 class LockingOffIT {
     @RegisterExtension
-    static final SampleCluster cluster = SampleCluster.sharingPostgres(2).lockingEnabled(false);
+    static final SampleCluster cluster = SampleCluster.sharingPostgres(LibertyRuntime.SAMPLE, 2).lockingEnabled(false);
 
     @Test
     void withoutTheLockTwoServersOversell() throws InterruptedException {

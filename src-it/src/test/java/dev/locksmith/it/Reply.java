@@ -10,19 +10,24 @@ import java.io.StringReader;
  * One HTTP answer of the sample: its status and its JSON body ({@code {"raw": text}} when the
  * body is not JSON, such as Liberty's own error pages).
  *
- * @param status the HTTP status
- * @param body   the body
+ * @param status   the HTTP status
+ * @param body     the body
+ * @param mappedBy the sample's {@code X-Mapped-By} header: which exception mapper answered, or null
  */
-record Reply(int status, JsonObject body) {
+record Reply(int status, JsonObject body, String mappedBy) {
 
     static Reply of(int status, String text) {
+        return of(status, text, null);
+    }
+
+    static Reply of(int status, String text, String mappedBy) {
         if (text == null || text.isBlank()) {
-            return new Reply(status, JsonObject.EMPTY_JSON_OBJECT);
+            return new Reply(status, JsonObject.EMPTY_JSON_OBJECT, mappedBy);
         }
         try (JsonReader reader = Json.createReader(new StringReader(text))) {
-            return new Reply(status, reader.readObject());
+            return new Reply(status, reader.readObject(), mappedBy);
         } catch (JsonException | IllegalStateException e) {
-            return new Reply(status, Json.createObjectBuilder().add("raw", text).build());
+            return new Reply(status, Json.createObjectBuilder().add("raw", text).build(), mappedBy);
         }
     }
 
@@ -47,6 +52,6 @@ record Reply(int status, JsonObject body) {
 
     @Override
     public String toString() {
-        return status + " " + body;
+        return status + " " + body + (mappedBy == null ? "" : " (mapped by " + mappedBy + ")");
     }
 }

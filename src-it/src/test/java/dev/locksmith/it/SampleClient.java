@@ -19,9 +19,9 @@ final class SampleClient {
             .build();
     private static final Duration REQUEST_TIMEOUT = Duration.ofMinutes(2);
 
-    private final LibertyServer server;
+    private final SampleServer server;
 
-    SampleClient(LibertyServer server) {
+    SampleClient(SampleServer server) {
         this.server = server;
     }
 
@@ -45,59 +45,36 @@ final class SampleClient {
         return send(json(request("/api/stock/" + sku), "PUT", "{\"available\": " + available + "}"));
     }
 
-    /**
-     * @param hooks {@code X-Test-*} headers as name, value pairs: see {@link #traced}
-     */
-    Reply reserve(String sku, int quantity, Via via, String... hooks) {
-        return send(reservation(sku, quantity, via, hooks));
-    }
-
-    CompletableFuture<Reply> reserveAsync(String sku, int quantity, Via via, String... hooks) {
-        return HTTP.sendAsync(reservation(sku, quantity, via, hooks).build(), HttpResponse.BodyHandlers.ofString())
-                .thenApply(response -> Reply.of(response.statusCode(), response.body()));
+    Reply reserve(String sku, int quantity, Via via) {
+        return send(reservation(sku, quantity, via, false));
     }
 
     /**
-     * @return the headers that trace a request as {@code id}, pausing at {@code pause} (or nowhere if null)
+     * @return the answer of a reservation that gives up at once if the lock is taken ({@code wait=none})
      */
-    static String[] traced(String id, Point pause) {
-        return pause == null ? new String[] {"X-Test-Id", id}
-                : new String[] {"X-Test-Id", id, "X-Test-Pause", pause.header()};
+    Reply tryReserve(String sku, int quantity, Via via) {
+        return send(reservation(sku, quantity, via, true));
+    }
+
+    CompletableFuture<Reply> reserveAsync(String sku, int quantity, Via via) {
+        return HTTP.sendAsync(reservation(sku, quantity, via, false).build(), HttpResponse.BodyHandlers.ofString())
+                .thenApply(SampleClient::reply);
     }
 
     /**
-     * @return the headers that trace a request as {@code id}, pause it at {@code pause}, then fail it there
+     * @return {@code GET /api/locks/{name}}: the lock's description
      */
-    static String[] failing(String id, Point point) {
-        return new String[] {"X-Test-Id", id, "X-Test-Pause", point.header(), "X-Test-Fail", point.header()};
+    Reply describeLock(String name) {
+        return send(request("/api/locks/" + name).GET());
     }
 
-    /**
-     * Asks the server whether traced request {@code id} reached {@code point}; the server
-     * waits up to {@code wait} for it on a latch.
-     */
-    boolean reached(String id, Point point, Duration wait) {
-        Reply reply = send(request("/api/test-hooks/" + id + "/" + point.header() + "?waitMs=" + wait.toMillis()).GET());
-        if (reply.status() != 200) {
-            throw new AssertionError("Test hooks of " + name() + " answered " + reply);
-        }
-        return reply.flag("reached");
-    }
-
-    void resume(String id) {
-        Reply reply = send(request("/api/test-hooks/" + id + "/resume").POST(HttpRequest.BodyPublishers.noBody()));
-        if (reply.status() != 204) {
-            throw new AssertionError("Resuming " + id + " on " + name() + " answered " + reply);
-        }
-    }
-
-    private HttpRequest.Builder reservation(String sku, int quantity, Via via, String... hooks) {
-        HttpRequest.Builder request = json(request("/api/stock/" + sku + "/reservations?via=" + via.parameter()),
+    private HttpRequest.Builder reservation(String sku, int quantity, Via via, boolean noWait) {
+        return json(request("/api/stock/" + sku + "/reservations?via=" + via.parameter() + (noWait ? "&wait=none" : "")),
                 "POST", "{\"quantity\": " + quantity + "}");
-        for (int i = 0; i + 1 < hooks.length; i += 2) {
-            request.header(hooks[i], hooks[i + 1]);
-        }
-        return request;
+    }
+
+    private static Reply reply(HttpResponse<String> response) {
+        return Reply.of(response.statusCode(), response.body(), response.headers().firstValue("X-Mapped-By").orElse(null));
     }
 
     private HttpRequest.Builder request(String path) {
@@ -111,8 +88,7 @@ final class SampleClient {
     private Reply send(HttpRequest.Builder request) {
         HttpRequest built = request.build();
         try {
-            HttpResponse<String> response = HTTP.send(built, HttpResponse.BodyHandlers.ofString());
-            return Reply.of(response.statusCode(), response.body());
+            return reply(HTTP.send(built, HttpResponse.BodyHandlers.ofString()));
         } catch (IOException e) {
             throw new UncheckedIOException(built.method() + " " + built.uri() + " on " + name() + " failed", e);
         } catch (InterruptedException e) {

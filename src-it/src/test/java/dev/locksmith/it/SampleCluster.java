@@ -1,5 +1,7 @@
 package dev.locksmith.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
 import dev.locksmith.testing.LocalRedisServer;
@@ -26,31 +28,32 @@ import org.junit.jupiter.api.extension.TestWatcher;
 /**
  * Everything one test class runs against, started before its first test and cleaned up after
  * its last, also when a test fails: one {@code redis-server} on a free loopback port, optionally
- * a PostgreSQL database of its own, and Liberty servers running the sample. When a test fails,
- * the logs of every server are printed.
+ * a PostgreSQL database of its own (with the suite's {@link DatabaseGates}), and servers of one
+ * runtime running the sample. When a test fails, the logs of every server are printed.
  *
  * <pre>{@code
  * @RegisterExtension
- * static final SampleCluster cluster = SampleCluster.sharingPostgres(2).lockingEnabled(true);
+ * static final SampleCluster cluster = SampleCluster.sharingPostgres(LibertyRuntime.LEAN, 2);
  * }</pre>
  */
 final class SampleCluster implements BeforeAllCallback, BeforeEachCallback, AfterAllCallback, TestWatcher {
     /** Short, so that a dead holder's lock expires within a test; renewed every third of it. */
-    static final Duration LEASE = Duration.ofSeconds(6);
+    static final Duration LEASE = Duration.ofSeconds(3);
     /** Long, so that no reservation of the hammer gives up while others hold the lock. */
     static final Duration WAIT = Duration.ofSeconds(60);
 
+    private final SampleRuntime runtime;
     private final int serverCount;
     private final boolean postgres;
     private boolean lockingEnabled = true;
-    private boolean testHooks = true;
     private final String keyPrefix = "it-" + UUID.randomUUID().toString().substring(0, 8) + ":";
-    private final List<LibertyServer> servers = new ArrayList<>();
+    private final List<SampleServer> servers = new ArrayList<>();
     private LocalRedisServer redis;
     private SampleDatabase database;
     private LockManager locks;
 
-    private SampleCluster(int serverCount, boolean postgres) {
+    private SampleCluster(SampleRuntime runtime, int serverCount, boolean postgres) {
+        this.runtime = runtime;
         this.serverCount = serverCount;
         this.postgres = postgres;
     }
@@ -58,17 +61,15 @@ final class SampleCluster implements BeforeAllCallback, BeforeEachCallback, Afte
     /**
      * @return servers that share one PostgreSQL database and one Redis
      */
-    static SampleCluster sharingPostgres(int servers) {
-        return new SampleCluster(servers, true);
+    static SampleCluster sharingPostgres(SampleRuntime runtime, int servers) {
+        return new SampleCluster(runtime, servers, true);
     }
 
     /**
-     * @return one server as a newcomer runs it: the embedded database, no test hooks
+     * @return one Liberty server as a newcomer runs it: the sample's features, the embedded database
      */
     static SampleCluster singleServerWithDefaults() {
-        SampleCluster cluster = new SampleCluster(1, false);
-        cluster.testHooks = false;
-        return cluster;
+        return new SampleCluster(LibertyRuntime.SAMPLE, 1, false);
     }
 
     /**
@@ -88,17 +89,18 @@ final class SampleCluster implements BeforeAllCallback, BeforeEachCallback, Afte
             redis = LocalRedisServer.start();
             if (postgres) {
                 database = SampleDatabase.create();
+                DatabaseGates.install(database);
             }
             // Both servers start at once: on two cores that is slower per server but faster in all.
-            List<CompletableFuture<LibertyServer>> starting = new ArrayList<>();
+            List<CompletableFuture<SampleServer>> starting = new ArrayList<>();
             ExecutorService starters = Executors.newFixedThreadPool(serverCount);
             for (int i = 1; i <= serverCount; i++) {
                 String name = "s" + i;
-                starting.add(CompletableFuture.supplyAsync(() -> LibertyServer.start(name, workDir, environment()), starters));
+                starting.add(CompletableFuture.supplyAsync(() -> runtime.start(name, workDir, environment()), starters));
             }
             starters.shutdown();
             List<RuntimeException> failures = new ArrayList<>();
-            for (CompletableFuture<LibertyServer> start : starting) {
+            for (CompletableFuture<SampleServer> start : starting) {
                 try {
                     servers.add(start.join());
                 } catch (CompletionException e) {
@@ -124,7 +126,6 @@ final class SampleCluster implements BeforeAllCallback, BeforeEachCallback, Afte
         env.put("LOCKSMITH_WAIT_TIME", WAIT.toSeconds() + "s");
         env.put("SAMPLE_MANAGER_WAIT_TIME", WAIT.toString());
         env.put("SAMPLE_LOCKING_ENABLED", Boolean.toString(lockingEnabled));
-        env.put("SAMPLE_TEST_HOOKS_ENABLED", Boolean.toString(testHooks));
         if (database != null) {
             env.put("SAMPLE_DB", "postgresql");
             env.put("SAMPLE_DB_HOST", SampleDatabase.HOST);
@@ -141,7 +142,7 @@ final class SampleCluster implements BeforeAllCallback, BeforeEachCallback, Afte
      */
     @Override
     public void beforeEach(ExtensionContext context) {
-        servers.stream().filter(server -> !server.isAlive()).forEach(LibertyServer::restart);
+        servers.stream().filter(server -> !server.isAlive()).forEach(SampleServer::restart);
     }
 
     @Override
@@ -193,7 +194,7 @@ final class SampleCluster implements BeforeAllCallback, BeforeEachCallback, Afte
         return new SampleClient(servers.get(index));
     }
 
-    LibertyServer process(int index) {
+    SampleServer process(int index) {
         return servers.get(index);
     }
 
@@ -218,6 +219,21 @@ final class SampleCluster implements BeforeAllCallback, BeforeEachCallback, Afte
      */
     LockManager locks() {
         return locks;
+    }
+
+    SampleRuntime runtime() {
+        return runtime;
+    }
+
+    /**
+     * @throws AssertionError if a server logged that a session bean threw a system exception,
+     *         which a Locksmith exception must never be
+     */
+    void noSystemExceptionLogged() {
+        for (SampleServer server : servers) {
+            assertThat(server.log()).as("%s's log", server.name())
+                    .noneMatch(line -> line.contains(runtime.systemExceptionMessage()));
+        }
     }
 
     /**

@@ -88,6 +88,13 @@ final class SampleDatabase implements AutoCloseable {
         }
     }
 
+    /**
+     * @return a new connection to this database as the suite's user
+     */
+    Connection connect() throws SQLException {
+        return connect(name);
+    }
+
     private static Connection connect(String database) throws SQLException {
         return DriverManager.getConnection("jdbc:postgresql://" + HOST + ":" + PORT + "/" + database, USER, PASSWORD);
     }

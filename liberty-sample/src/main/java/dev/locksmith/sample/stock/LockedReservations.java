@@ -24,4 +24,14 @@ public class LockedReservations {
     public ReservationReceipt reserve(String sku, int quantity) {
         return ledger.reserve(sku, quantity, Via.CDI);
     }
+
+    /**
+     * @return what was reserved
+     * @throws dev.locksmith.LockTimeoutException at once if another caller holds the lock
+     */
+    @Locked(value = "stock:{sku}", waitTime = 0)
+    @Transactional
+    public ReservationReceipt tryReserve(String sku, int quantity) {
+        return ledger.reserve(sku, quantity, Via.CDI);
+    }
 }

@@ -29,8 +29,21 @@ public class ManagedReservations {
      */
     @Transactional
     public ReservationReceipt reserve(String sku, int quantity) {
+        return reserveWaiting(sku, quantity, waitTime);
+    }
+
+    /**
+     * @return what was reserved
+     * @throws dev.locksmith.LockTimeoutException at once if another caller holds the lock
+     */
+    @Transactional
+    public ReservationReceipt tryReserve(String sku, int quantity) {
+        return reserveWaiting(sku, quantity, Duration.ZERO);
+    }
+
+    private ReservationReceipt reserveWaiting(String sku, int quantity, Duration wait) {
         try {
-            return locks.callWithLock("stock:" + sku, waitTime,
+            return locks.callWithLock("stock:" + sku, wait,
                     () -> ledger.reserve(sku, quantity, Via.MANAGER));
         } catch (RuntimeException e) {
             throw e;

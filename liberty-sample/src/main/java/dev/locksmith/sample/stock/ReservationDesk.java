@@ -24,4 +24,14 @@ public class ReservationDesk {
     public ReservationReceipt reserve(String sku, int quantity) {
         return ledger.reserve(sku, quantity, Via.EJB);
     }
+
+    /**
+     * @return what was reserved
+     * @throws dev.locksmith.LockTimeoutException at once if another caller holds the lock
+     */
+    @Locked(value = "stock:{sku}", waitTime = 0)
+    @TransactionAttribute(TransactionAttributeType.REQUIRED)
+    public ReservationReceipt tryReserve(String sku, int quantity) {
+        return ledger.reserve(sku, quantity, Via.EJB);
+    }
 }

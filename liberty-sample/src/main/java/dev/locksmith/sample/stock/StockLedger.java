@@ -1,7 +1,5 @@
 package dev.locksmith.sample.stock;
 
-import dev.locksmith.sample.testhooks.Point;
-import dev.locksmith.sample.testhooks.TestProbe;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -22,9 +20,6 @@ public class StockLedger {
     EntityManager entityManager;
 
     @Inject
-    TestProbe probe;
-
-    @Inject
     @ConfigProperty(name = "sample.instance", defaultValue = "sample")
     String instance;
 
@@ -39,8 +34,6 @@ public class StockLedger {
      */
     @Transactional(TxType.MANDATORY)
     public ReservationReceipt reserve(String sku, int quantity, Via via) {
-        probe.reached(Point.STARTED);
-
         // A plain read, not SELECT ... FOR UPDATE: the distributed lock is what serializes this.
         StockItem item = entityManager.find(StockItem.class, sku);
         if (item == null) {
@@ -54,9 +47,6 @@ public class StockLedger {
         Reservation reservation = new Reservation(sku, quantity, before, instance, via);
         entityManager.persist(reservation);
         entityManager.flush();
-
-        probe.reached(Point.WRITTEN);
-        probe.reachOnCommit(Point.COMMITTING);
         return new ReservationReceipt(reservation.id(), sku, quantity, before, before - quantity, instance,
                 via.toString());
     }

@@ -22,9 +22,11 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * PUT  /api/stock/espresso {"available": 10}                  -> 200 {"sku", "available", "reserved"}
  * GET  /api/stock/espresso                                    -> 200 {"sku", "available", "reserved"}
  * POST /api/stock/espresso/reservations?via=cdi {"quantity": 1} -> 201 {"id", "availableBefore", ...}
+ * POST /api/stock/espresso/reservations?wait=none {"quantity": 1} -> 503 LOCK_TIMEOUT at once if the lock is taken
  * </pre>
  *
- * <p>{@code via} chooses the code path: {@code cdi} (default), {@code ejb} or {@code manager}.
+ * <p>{@code via} chooses the code path: {@code cdi} (default), {@code ejb}, {@code singleton} or
+ * {@code manager}; {@code wait=none} makes it give up at once instead of waiting for the lock.
  * With {@code sample.locking.enabled=false} every reservation takes the unlocked path instead.
  */
 @Path("/stock/{sku}")
@@ -40,6 +42,9 @@ public class StockResource {
 
     @Inject
     ReservationDesk ejb;
+
+    @Inject
+    SingletonReservations singleton;
 
     @Inject
     ManagedReservations manager;
@@ -83,16 +88,23 @@ public class StockResource {
     @POST
     @Path("/reservations")
     public Response reserve(@PathParam("sku") String sku, @QueryParam("via") @DefaultValue("cdi") String via,
-            ReservationRequest body) {
+            @QueryParam("wait") @DefaultValue("configured") String wait, ReservationRequest body) {
         if (body == null || body.quantity() < 1) {
             throw new IllegalArgumentException("Send {\"quantity\": n} with n >= 1");
         }
+        if (!"configured".equals(wait) && !"none".equals(wait)) {
+            throw new IllegalArgumentException("wait=" + wait + " is not a choice; use wait=none to give up at once"
+                    + " when the lock is taken, or leave it out to wait as configured");
+        }
         Via path = lockingEnabled ? Via.fromString(via) : Via.UNLOCKED;
+        int quantity = body.quantity();
+        boolean waits = "configured".equals(wait);
         ReservationReceipt receipt = switch (path) {
-            case CDI -> cdi.reserve(sku, body.quantity());
-            case EJB -> ejb.reserve(sku, body.quantity());
-            case MANAGER -> manager.reserve(sku, body.quantity());
-            case UNLOCKED -> unlocked.reserve(sku, body.quantity());
+            case CDI -> waits ? cdi.reserve(sku, quantity) : cdi.tryReserve(sku, quantity);
+            case EJB -> waits ? ejb.reserve(sku, quantity) : ejb.tryReserve(sku, quantity);
+            case SINGLETON -> waits ? singleton.reserve(sku, quantity) : singleton.tryReserve(sku, quantity);
+            case MANAGER -> waits ? manager.reserve(sku, quantity) : manager.tryReserve(sku, quantity);
+            case UNLOCKED -> unlocked.reserve(sku, quantity);
         };
         return Response.status(Response.Status.CREATED).entity(receipt).build();
     }

@@ -13,13 +13,15 @@ public enum Via {
     CDI,
     /** {@link ReservationDesk}: a {@code @Stateless} EJB, {@code @Locked} with container-managed transactions. */
     EJB,
+    /** {@link SingletonReservations}: a {@code @Singleton} EJB with {@code READ} concurrency, {@code @Locked}. */
+    SINGLETON,
     /** {@link ManagedReservations}: {@code @Inject LockManager} and {@code callWithLock}. */
     MANAGER,
     /** {@link UnlockedReservations}: no lock at all; taken whenever {@code sample.locking.enabled=false}. */
     UNLOCKED;
 
     /**
-     * @param value {@code cdi}, {@code ejb} or {@code manager}, in any case
+     * @param value {@code cdi}, {@code ejb}, {@code singleton} or {@code manager}, in any case
      * @return the path of that name
      * @throws IllegalArgumentException naming the accepted values
      */

@@ -1,0 +1,242 @@
+package dev.locksmith.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.locksmith.DistributedLock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The locking claims, end to end, on two servers of one runtime running the unchanged sample
+ * WAR, one Redis and one PostgreSQL database, all real processes on loopback. Each subclass
+ * names the runtime and registers its {@link SampleCluster}. Reservations are stopped and failed
+ * from the database ({@link DatabaseGates}), not by code in the WAR.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+abstract class SampleChecks {
+    static final Duration SOON = Duration.ofSeconds(30);
+
+    /**
+     * @return the cluster the subclass registered
+     */
+    abstract SampleCluster cluster();
+
+    private SampleClient first() {
+        return cluster().server(0);
+    }
+
+    private SampleClient second() {
+        return cluster().server(1);
+    }
+
+    private SampleDatabase database() {
+        return cluster().postgres();
+    }
+
+    private DistributedLock lockOf(String sku) {
+        return cluster().locks().getLock("stock:" + sku);
+    }
+
+    @Test
+    @Order(1)
+    void bothServersRunTheSampleOnOneDatabaseAndSayWhatLocksmithTurnedOn() {
+        String sku = SampleCluster.freshSku("shared");
+
+        Reply restocked = first().restock(sku, 7);
+        Reply seenByTheOther = second().level(sku);
+
+        assertThat(restocked.status()).as("%s", restocked).isEqualTo(200);
+        assertThat(seenByTheOther.integer("available")).isEqualTo(7);
+        for (SampleClient server : cluster().clients()) {
+            Reply info = server.info();
+            assertThat(info.string("instance")).isEqualTo(server.name());
+            assertThat(info.string("database")).startsWith("PostgreSQL");
+            assertThat(info.flag("lockManager")).as("a LockManager bean on %s", server.name()).isTrue();
+        }
+        for (int i = 0; i < 2; i++) {
+            SampleServer server = cluster().process(i);
+            List<String> startup = server.log().stream().filter(line -> line.contains("@Locked method(s) checked"))
+                    .toList();
+            assertThat(startup).as("Locksmith's startup line on %s, once", server.name()).hasSize(1);
+            SampleRuntime runtime = cluster().runtime();
+            assertThat(startup.get(0)).contains("MicroProfile Health " + (runtime.hasHealth() ? "on" : "off"),
+                    "Jakarta Concurrency " + (runtime.hasConcurrency() ? "on" : "off"), "Jakarta Transactions on");
+        }
+    }
+
+    @Test
+    @Order(2)
+    void twoHundredReservationsOnFiftyUnitsAcrossTwoServersNeverOversell() throws InterruptedException {
+        String sku = SampleCluster.freshSku("hammer");
+        first().restock(sku, 50);
+
+        List<Reply> replies = ReservationHammer.hammer(cluster().clients(), sku, 200, 16);
+
+        List<Reply> reserved = replies.stream().filter(reply -> reply.status() == 201).toList();
+        List<Reply> unexpected = replies.stream()
+                .filter(reply -> reply.status() != 201 && !"OUT_OF_STOCK".equals(reply.code())).toList();
+        assertThat(unexpected).as("answers other than reserved or out of stock").isEmpty();
+        assertThat(reserved).hasSize(50);
+        // No lost update: each reservation read the level the previous one left.
+        assertThat(reserved.stream().map(reply -> reply.integer("availableBefore")))
+                .containsExactlyInAnyOrderElementsOf(IntStream.rangeClosed(1, 50).boxed().toList());
+        assertThat(reserved.stream().map(reply -> reply.string("instance")).distinct())
+                .as("both servers reserved some").containsExactlyInAnyOrder("s1", "s2");
+        assertThat(reserved.stream().map(reply -> reply.string("via")).distinct())
+                .as("every locked path reserved some").containsExactlyInAnyOrder("cdi", "ejb", "singleton", "manager");
+        assertThat(database().available(sku)).isZero();
+        assertThat(database().reservationCount(sku)).isEqualTo(50);
+        assertThat(database().reservedUnits(sku)).isEqualTo(50);
+        assertThat(lockOf(sku).isLocked()).as("lock left behind").isFalse();
+        cluster().noSystemExceptionLogged();
+    }
+
+    /**
+     * A commit made slow on purpose keeps the lock: the other server, asking without waiting,
+     * gets {@code LockTimeoutException} through the application's own mapper, whatever kind of
+     * bean holds the lock; once the commit is done, it reads what was committed.
+     */
+    @ParameterizedTest
+    @EnumSource(Via.class)
+    @Order(3)
+    void theLockIsReleasedOnlyAfterASlowCommitAndTimeoutsReachTheUsersMapper(Via via) throws Exception {
+        String sku = SampleCluster.freshSku(DatabaseGates.SLOW_COMMIT + via.parameter());
+        first().restock(sku, 10);
+        CompletableFuture<Reply> committing;
+        try (DatabaseGates.Gate commit = DatabaseGates.holdCommit(database(), sku)) {
+            committing = first().reserveAsync(sku, 1, via);
+            DatabaseGates.awaitWaiting(database(), 1, SOON);
+            assertThat(lockOf(sku).isLocked()).as("held while the first transaction commits").isTrue();
+
+            Reply refused = second().tryReserve(sku, 1, via);
+
+            assertThat(refused.status()).as("%s", refused).isEqualTo(503);
+            assertThat(refused.code()).isEqualTo("LOCK_TIMEOUT");
+            assertThat(refused.mappedBy()).as("the exception reached ExceptionMapper<LockTimeoutException> unwrapped")
+                    .isEqualTo("LockTimeoutResponses");
+        }
+        Reply committed = committing.get(SOON.toSeconds(), TimeUnit.SECONDS);
+        Reply after = second().reserve(sku, 1, via);
+
+        assertThat(committed.status()).as("first: %s", committed).isEqualTo(201);
+        assertThat(after.status()).as("second: %s", after).isEqualTo(201);
+        assertThat(after.integer("availableBefore")).as("second read what the first committed").isEqualTo(9);
+        assertThat(database().available(sku)).isEqualTo(8);
+        assertThat(lockOf(sku).isLocked()).isFalse();
+        cluster().noSystemExceptionLogged();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Via.class)
+    @Order(4)
+    void aRollbackReleasesTheLockAtOnce(Via via) throws Exception {
+        String sku = SampleCluster.freshSku(DatabaseGates.DOOMED + via.parameter());
+        first().restock(sku, 10);
+        CompletableFuture<Reply> doomed;
+        try (DatabaseGates.Gate row = DatabaseGates.holdRow(database(), sku)) {
+            doomed = first().reserveAsync(sku, 1, via);
+            DatabaseGates.awaitWaiting(database(), 1, SOON);
+            assertThat(lockOf(sku).isLocked()).as("held while the doomed reservation works").isTrue();
+        }
+        Reply failed = doomed.get(SOON.toSeconds(), TimeUnit.SECONDS);
+
+        assertThat(failed.status()).as("%s", failed).isEqualTo(500);
+        assertThat(lockOf(sku).isLocked()).as("released by the rollback, not left to expire").isFalse();
+        assertThat(database().available(sku)).isEqualTo(10);
+        assertThat(database().reservationCount(sku)).isZero();
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Via.class, names = {"CDI", "EJB", "SINGLETON"})
+    @Order(5)
+    void aLockLostBeforeCommitRollsTheTransactionBack(Via via) throws Exception {
+        String sku = SampleCluster.freshSku("lost-" + via.parameter());
+        first().restock(sku, 10);
+        CompletableFuture<Reply> robbed;
+        try (DatabaseGates.Gate row = DatabaseGates.holdRow(database(), sku)) {
+            robbed = first().reserveAsync(sku, 1, via);
+            DatabaseGates.awaitWaiting(database(), 1, SOON);
+            assertThat(lockOf(sku).forceUnlock()).as("the lock was held, and is now taken away").isTrue();
+        }
+        Reply reply = robbed.get(SOON.toSeconds(), TimeUnit.SECONDS);
+
+        assertThat(reply.status()).as("%s", reply).isEqualTo(409);
+        assertThat(reply.code()).isEqualTo("ROLLED_BACK");
+        assertThat(reply.string("message")).contains("lost");
+        assertThat(database().available(sku)).as("nothing written").isEqualTo(10);
+        assertThat(database().reservationCount(sku)).isZero();
+    }
+
+    @Test
+    @Order(6)
+    void theWatchdogKeepsALongHoldersLockPastSeveralLeases() throws Exception {
+        String sku = SampleCluster.freshSku("long");
+        first().restock(sku, 10);
+        CompletableFuture<Reply> longHolder;
+        Duration threeLeases = SampleCluster.LEASE.multipliedBy(3).plus(SampleCluster.LEASE.dividedBy(2));
+        try (DatabaseGates.Gate row = DatabaseGates.holdRow(database(), sku)) {
+            longHolder = first().reserveAsync(sku, 1, Via.CDI);
+            DatabaseGates.awaitWaiting(database(), 1, SOON);
+            LockWatch.heldThroughout(lockOf(sku), threeLeases, SampleCluster.LEASE.dividedBy(6));
+            Reply meanwhile = second().tryReserve(sku, 1, Via.CDI);
+            assertThat(meanwhile.code()).as("%s", meanwhile).isEqualTo("LOCK_TIMEOUT");
+        }
+        Reply done = longHolder.get(SOON.toSeconds(), TimeUnit.SECONDS);
+        assertThat(done.status()).as("%s", done).isEqualTo(201);
+        assertThat(database().available(sku)).isEqualTo(9);
+    }
+
+    @Test
+    @Order(7)
+    void readinessIsDownWhileRedisIsStoppedAndUpWhenItIsBack() {
+        if (!cluster().runtime().hasHealth()) {
+            for (SampleClient server : cluster().clients()) {
+                assertThat(server.readiness().status()).as("no /health/ready without MicroProfile Health").isEqualTo(404);
+            }
+            return;
+        }
+        Readiness.awaitStatus(cluster().clients(), "UP", Duration.ofMinutes(1));
+        try {
+            cluster().redis().close();
+            Readiness.awaitStatus(cluster().clients(), "DOWN", Duration.ofMinutes(1));
+        } finally {
+            cluster().redis().restart();
+        }
+        Readiness.awaitStatus(cluster().clients(), "UP", Duration.ofMinutes(2));
+    }
+
+    @Test
+    @Order(8)
+    void aKilledHoldersLockIsFreeWithinOneLease() throws Exception {
+        String sku = SampleCluster.freshSku("kill");
+        first().restock(sku, 10);
+        CompletableFuture<Reply> dying;
+        Duration waited;
+        try (DatabaseGates.Gate row = DatabaseGates.holdRow(database(), sku)) {
+            dying = first().reserveAsync(sku, 1, Via.CDI);
+            DatabaseGates.awaitWaiting(database(), 1, SOON);
+            assertThat(lockOf(sku).isLocked()).as("held by the server about to be killed").isTrue();
+
+            cluster().process(0).kill();
+            long killedAt = System.nanoTime();
+            waited = LockWatch.awaitFree(lockOf(sku), SampleCluster.LEASE.plusSeconds(10));
+            assertThat(Duration.ofNanos(System.nanoTime() - killedAt)).as("freed within about one lease")
+                    .isLessThanOrEqualTo(SampleCluster.LEASE.plusSeconds(2));
+        }
+        Reply next = second().reserve(sku, 1, Via.CDI);
+        assertThat(next.status()).as("%s", next).isEqualTo(201);
+        assertThat(next.integer("availableBefore")).as("the killed server never committed").isEqualTo(10);
+        assertThat(dying).failsWithin(SOON);
+        System.out.println(cluster().runtime() + ": a killed holder's lock was free " + waited.toMillis()
+                + " ms after kill -9 (lease " + SampleCluster.LEASE.toMillis() + " ms)");
+    }
+}

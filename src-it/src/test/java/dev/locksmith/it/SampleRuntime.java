@@ -1,0 +1,39 @@
+package dev.locksmith.it;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * A way to run the sample: a runtime and its configuration, with what the suite may expect of it.
+ */
+interface SampleRuntime {
+
+    /**
+     * @param name        the server's name, also its {@code sample.instance}
+     * @param workDir     where the server keeps its files
+     * @param environment MicroProfile Config keys and runtime variables as environment variables
+     * @return the server, once the sample has started on it
+     */
+    SampleServer start(String name, Path workDir, Map<String, String> environment);
+
+    /**
+     * @return whether the server offers MicroProfile Health, so {@code /health/ready} has Locksmith's check
+     */
+    boolean hasHealth();
+
+    /**
+     * @return whether the server offers Jakarta Concurrency, so the watchdog runs on its threads
+     */
+    boolean hasConcurrency();
+
+    /**
+     * @return whether the server exports Locksmith's metrics to its console (MicroProfile Telemetry)
+     */
+    boolean exportsMetrics();
+
+    /**
+     * @return a message id the runtime logs when a session bean throws a system exception, such
+     *         as Liberty's {@code CNTR0020E}: Locksmith's exceptions must never cause it
+     */
+    String systemExceptionMessage();
+}

@@ -1,0 +1,62 @@
+package dev.locksmith.it;
+
+import java.net.URI;
+import java.util.List;
+
+/**
+ * One application server running the sample WAR as a real process on loopback, whatever the
+ * runtime: Open Liberty, Payara Micro, WildFly.
+ */
+interface SampleServer extends AutoCloseable {
+
+    /**
+     * @return the name given at start, also the sample's {@code sample.instance}
+     */
+    String name();
+
+    /**
+     * @return {@code http://127.0.0.1:port}, where the sample answers at {@code /api}
+     */
+    URI baseUri();
+
+    /**
+     * @return the process id of the server's JVM
+     */
+    long pid();
+
+    /**
+     * @return whether the server's JVM runs
+     */
+    boolean isAlive();
+
+    /**
+     * Ends the server as a crash would: SIGKILL to its JVM, nothing committed, no shutdown.
+     */
+    void kill();
+
+    /**
+     * Stops the server the orderly way, then kills it if it does not end within a minute.
+     */
+    void stop();
+
+    /**
+     * Starts it again, possibly on another port, after {@link #kill()} or {@link #stop()}.
+     */
+    void restart();
+
+    /**
+     * @return the lines of the log that application log records go to (Liberty's messages.log,
+     *         the console elsewhere), since the server last started
+     */
+    List<String> log();
+
+    /**
+     * @return the last lines of its logs and where the full logs are, for a failed test's report
+     */
+    String describe();
+
+    @Override
+    default void close() {
+        stop();
+    }
+}
