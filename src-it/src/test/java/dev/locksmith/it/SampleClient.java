@@ -29,6 +29,36 @@ final class SampleClient {
         return server.name();
     }
 
+    /**
+     * Waits until the sample answers {@code /api/info}: some runtimes report themselves ready a
+     * moment before their HTTP listener accepts connections.
+     *
+     * @throws AssertionError if it does not answer within {@code timeout}
+     */
+    void awaitAnswering(Duration timeout) {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            try {
+                if (info().status() == 200) {
+                    return;
+                }
+            } catch (UncheckedIOException e) {
+                if (System.nanoTime() > end) {
+                    throw new AssertionError(server + " does not answer within " + timeout, e);
+                }
+            }
+            if (System.nanoTime() > end) {
+                throw new AssertionError(server + " does not answer /api/info with 200 within " + timeout);
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted", e);
+            }
+        }
+    }
+
     Reply info() {
         return send(request("/api/info").GET());
     }

@@ -102,7 +102,9 @@ final class SampleCluster implements BeforeAllCallback, BeforeEachCallback, Afte
             List<RuntimeException> failures = new ArrayList<>();
             for (CompletableFuture<SampleServer> start : starting) {
                 try {
-                    servers.add(start.join());
+                    SampleServer server = start.join();
+                    servers.add(server);
+                    new SampleClient(server).awaitAnswering(Duration.ofMinutes(1));
                 } catch (CompletionException e) {
                     failures.add(e.getCause() instanceof RuntimeException r ? r : e);
                 }
@@ -142,7 +144,10 @@ final class SampleCluster implements BeforeAllCallback, BeforeEachCallback, Afte
      */
     @Override
     public void beforeEach(ExtensionContext context) {
-        servers.stream().filter(server -> !server.isAlive()).forEach(SampleServer::restart);
+        servers.stream().filter(server -> !server.isAlive()).forEach(server -> {
+            server.restart();
+            new SampleClient(server).awaitAnswering(Duration.ofMinutes(1));
+        });
     }
 
     @Override

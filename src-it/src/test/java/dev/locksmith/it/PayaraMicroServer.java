@@ -1,0 +1,141 @@
+package dev.locksmith.it;
+
+import dev.locksmith.testing.FreePorts;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One Payara Micro instance running the sample WAR as a real process: its own root directory, a
+ * free loopback port, no clustering and no Hazelcast, the PostgreSQL driver added to the server and the data
+ * source {@code jdbc/stock} created by post-boot commands (see {@code docs/payara.md}).
+ */
+final class PayaraMicroServer implements SampleServer {
+    private static final List<String> STARTED = List.of("Payara Micro", "ready in");
+    private static final List<String> FAILURES = List.of("Exception while preparing the app",
+            "Exception during lifecycle processing", "Failed to deploy", "Address already in use");
+    private static final Duration START_TIMEOUT = Duration.ofMinutes(4);
+
+    private final String name;
+    private final Path rootDir;
+    private final Map<String, String> environment;
+    private int httpPort;
+    private ServerProcess process;
+
+    private PayaraMicroServer(String name, Path rootDir, Map<String, String> environment) {
+        this.name = name;
+        this.rootDir = rootDir;
+        this.environment = Map.copyOf(environment);
+    }
+
+    /**
+     * @param name        the instance's name, also its {@code sample.instance}
+     * @param workDir     where its root directory goes
+     * @param environment MicroProfile Config keys as environment variables, and the SAMPLE_DB_* settings
+     */
+    static PayaraMicroServer start(String name, Path workDir, Map<String, String> environment) {
+        PayaraMicroServer server = new PayaraMicroServer(name, workDir.resolve(name), environment);
+        server.launch();
+        return server;
+    }
+
+    @Override
+    public void restart() {
+        launch();
+    }
+
+    private void launch() {
+        Path jar = RuntimeFiles.file("payara.micro.jar");
+        httpPort = FreePorts.next();
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m", "-XX:TieredStopAtLevel=1", "-jar", jar.toString(),
+                "--nocluster", "--nohazelcast", "--port", Integer.toString(httpPort),
+                "--addLibs", RuntimeFiles.file("postgresql.jar").toString(),
+                "--postbootcommandfile", postBootCommands().toString(),
+                "--rootdir", rootDir.resolve("root").toString(),
+                "--deploy", RuntimeFiles.file("sample.war").toString(), "--contextroot", "/"));
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().put("SAMPLE_INSTANCE", name);
+        builder.environment().putAll(environment);
+        process = ServerProcess.start(toString(), builder, STARTED, FAILURES, START_TIMEOUT);
+    }
+
+    /**
+     * The asadmin commands Payara Micro runs after boot: HTTP on loopback only, and the data source.
+     */
+    private Path postBootCommands() {
+        String password = environment.getOrDefault("SAMPLE_DB_PASSWORD", "");
+        // The pool refuses to connect without a password credential; under trust authentication any will do.
+        String credential = password.isEmpty() ? "unused" : password;
+        String commands = String.join("\n",
+                "set configs.config.server-config.network-config.network-listeners.network-listener.http-listener.address=127.0.0.1",
+                "create-jdbc-connection-pool --datasourceclassname org.postgresql.ds.PGSimpleDataSource"
+                        + " --restype javax.sql.DataSource --property user=" + environment.get("SAMPLE_DB_USER")
+                        + ":password=" + credential + ":serverName=" + environment.get("SAMPLE_DB_HOST")
+                        + ":portNumber=" + environment.get("SAMPLE_DB_PORT") + ":databaseName="
+                        + environment.get("SAMPLE_DB_NAME") + " stockPool",
+                "create-jdbc-resource --connectionpoolid stockPool jdbc/stock", "");
+        try {
+            Files.createDirectories(rootDir);
+            return Files.writeString(rootDir.resolve("post-boot-commands.txt"), commands);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not write the post-boot commands of " + name, e);
+        }
+    }
+
+    @Override
+    public URI baseUri() {
+        return URI.create("http://127.0.0.1:" + httpPort);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public long pid() {
+        return process.jvm().pid();
+    }
+
+    @Override
+    public boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    @Override
+    public void kill() {
+        if (process != null) {
+            process.kill();
+        }
+    }
+
+    @Override
+    public void stop() {
+        if (process != null) {
+            process.stop();
+        }
+    }
+
+    @Override
+    public List<String> log() {
+        return process == null ? List.of() : process.console();
+    }
+
+    @Override
+    public String describe() {
+        return "---- " + this + (isAlive() ? ", running" : ", not running") + ", console, last 150 lines:\n"
+                + (process == null ? "" : process.consoleTail(600));
+    }
+
+    @Override
+    public String toString() {
+        return "Payara Micro " + name + " on " + baseUri();
+    }
+}

@@ -1,0 +1,180 @@
+package dev.locksmith.it;
+
+import dev.locksmith.testing.FreePorts;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+
+/**
+ * One WildFly server running the sample WAR as a real process: the distribution the build
+ * unpacked, with a base directory of its own (a copy of {@code standalone/}), the default
+ * {@code standalone.xml} configuration bound to loopback, every port moved by one free offset,
+ * and three deployments: the PostgreSQL driver, the data source {@code java:/jdbc/stock}
+ * ({@code stock-ds.xml}) and the sample as {@code ROOT.war} (see {@code docs/wildfly.md}).
+ */
+final class WildFlyServer implements SampleServer {
+    private static final List<String> STARTED = List.of("WFLYSRV0025");
+    // started with errors, a management operation (such as a deployment) failed
+    private static final List<String> FAILURES = List.of("WFLYSRV0026", "WFLYCTL0013");
+    private static final Duration START_TIMEOUT = Duration.ofMinutes(4);
+    /** The ports of standalone.xml that the offset moves: http, https, management http and https, transactions. */
+    private static final int[] PORTS = {8080, 8443, 9990, 9993, 4712, 4713, 8009};
+
+    private final String name;
+    private final Path baseDir;
+    private final Map<String, String> environment;
+    private int offset;
+    private ServerProcess process;
+
+    private WildFlyServer(String name, Path baseDir, Map<String, String> environment) {
+        this.name = name;
+        this.baseDir = baseDir;
+        this.environment = Map.copyOf(environment);
+    }
+
+    /**
+     * @param name        the server's name, also its {@code sample.instance}
+     * @param workDir     where its base directory goes
+     * @param environment MicroProfile Config keys as environment variables, and the SAMPLE_DB_* settings
+     */
+    static WildFlyServer start(String name, Path workDir, Map<String, String> environment) {
+        WildFlyServer server = new WildFlyServer(name, workDir.resolve(name), environment);
+        server.prepare();
+        server.launch();
+        return server;
+    }
+
+    private void prepare() {
+        Path home = RuntimeFiles.file("wildfly.home");
+        try {
+            copyTree(home.resolve("standalone"), baseDir);
+            Path deployments = baseDir.resolve("deployments");
+            Files.copy(RuntimeFiles.file("postgresql.jar"), deployments.resolve("postgresql.jar"));
+            Files.writeString(deployments.resolve("stock-ds.xml"), dataSource());
+            Files.copy(RuntimeFiles.file("sample.war"), deployments.resolve("ROOT.war"));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not prepare " + baseDir, e);
+        }
+    }
+
+    private String dataSource() {
+        String password = environment.getOrDefault("SAMPLE_DB_PASSWORD", "");
+        return """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <datasources xmlns="urn:jboss:domain:datasources:7.0">
+                    <datasource jndi-name="java:/jdbc/stock" pool-name="stock">
+                        <connection-url>jdbc:postgresql://%s:%s/%s</connection-url>
+                        <driver>postgresql.jar</driver>
+                        <security user-name="%s" password="%s"/>
+                    </datasource>
+                </datasources>
+                """.formatted(environment.get("SAMPLE_DB_HOST"), environment.get("SAMPLE_DB_PORT"),
+                environment.get("SAMPLE_DB_NAME"), environment.get("SAMPLE_DB_USER"), password);
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                Path target = to.resolve(from.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(file, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+    }
+
+    @Override
+    public void restart() {
+        launch();
+    }
+
+    private void launch() {
+        Path home = RuntimeFiles.file("wildfly.home");
+        offset = freeOffset();
+        ProcessBuilder builder = new ProcessBuilder(home.resolve("bin/standalone.sh").toString(),
+                "-c", "standalone.xml", "-b", "127.0.0.1", "-bmanagement", "127.0.0.1",
+                "-Djboss.server.base.dir=" + baseDir.toAbsolutePath(),
+                "-Djboss.socket.binding.port-offset=" + offset);
+        Map<String, String> env = builder.environment();
+        env.put("JAVA_HOME", System.getProperty("java.home"));
+        env.put("JAVA_OPTS", "-Xmx512m -XX:TieredStopAtLevel=1 -Djava.net.preferIPv4Stack=true");
+        env.put("SAMPLE_INSTANCE", name);
+        env.putAll(environment);
+        process = ServerProcess.start(toString(), builder, STARTED, FAILURES, START_TIMEOUT);
+    }
+
+    /**
+     * @return an offset that puts every port of standalone.xml on a free port
+     */
+    private static int freeOffset() {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int candidate = ThreadLocalRandom.current().nextInt(10_000, 40_000);
+            if (IntStream.of(PORTS).allMatch(port -> FreePorts.isFree(port + candidate))) {
+                return candidate;
+            }
+        }
+        throw new IllegalStateException("No port offset with all of WildFly's ports free");
+    }
+
+    @Override
+    public URI baseUri() {
+        return URI.create("http://127.0.0.1:" + (8080 + offset));
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public long pid() {
+        return process.jvm().pid();
+    }
+
+    @Override
+    public boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    @Override
+    public void kill() {
+        if (process != null) {
+            process.kill();
+        }
+    }
+
+    @Override
+    public void stop() {
+        if (process != null) {
+            process.stop();
+        }
+    }
+
+    @Override
+    public List<String> log() {
+        return process == null ? List.of() : process.console();
+    }
+
+    @Override
+    public String describe() {
+        return "---- " + this + (isAlive() ? ", running" : ", not running") + ", logs in "
+                + baseDir.resolve("log").toAbsolutePath() + ", console, last 150 lines:\n"
+                + (process == null ? "" : process.consoleTail(600));
+    }
+
+    @Override
+    public String toString() {
+        return "WildFly " + name + " on " + baseUri();
+    }
+}
