@@ -2,7 +2,7 @@ package dev.locksmith;
 
 import dev.locksmith.internal.lock.DefaultLockManager;
 import dev.locksmith.internal.lock.LockSettings;
-import dev.locksmith.internal.lock.TimeLimits;
+import dev.locksmith.internal.lock.SettingRules;
 import dev.locksmith.internal.redis.RedisUris;
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
@@ -37,15 +37,15 @@ public final class Locksmith {
      * Collects settings; {@link #build()} checks them all and connects.
      */
     public static final class Builder {
-        private String redisUri = "redis://localhost:6379";
-        private String keyPrefix = "locksmith:";
-        private Duration leaseTime = Duration.ofSeconds(30);
+        private String redisUri = SettingRules.DEFAULT_REDIS_URI;
+        private String keyPrefix = SettingRules.DEFAULT_KEY_PREFIX;
+        private Duration leaseTime = SettingRules.DEFAULT_LEASE;
         private RedisMode mode = RedisMode.STANDALONE;
         private int syncReplicas;
-        private Duration syncTimeout = Duration.ofMillis(100);
-        private Duration commandTimeout = Duration.ofSeconds(5);
+        private Duration syncTimeout = SettingRules.DEFAULT_SYNC_TIMEOUT;
+        private Duration commandTimeout = SettingRules.DEFAULT_COMMAND_TIMEOUT;
         private ScheduledExecutorService watchdogScheduler;
-        private Duration fencingCounterLifetime = Duration.ofHours(24);
+        private Duration fencingCounterLifetime = SettingRules.DEFAULT_FENCING_COUNTER_LIFETIME;
         private ThreadFactory threadFactory;
 
         private Builder() {
@@ -159,44 +159,19 @@ public final class Locksmith {
          * @throws LockException            if Redis cannot be reached
          */
         public LockManager build() {
-            if (mode == null) {
-                throw new IllegalArgumentException("Redis mode is null; choose one of STANDALONE, SENTINEL, CLUSTER, REDLOCK");
-            }
-            if (mode == RedisMode.REDLOCK && syncReplicas > 0) {
-                throw new IllegalArgumentException("Sync replicas " + syncReplicas + " cannot be combined with REDLOCK:"
-                        + " its independent masters have no replicas to wait for. Use one or the other.");
-            }
-            if (keyPrefix == null || keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
-                throw new IllegalArgumentException("Key prefix '" + keyPrefix + "' must not be null nor contain"
-                        + " '{' or '}' (Locksmith puts each lock name in braces to keep its keys in one cluster slot)");
-            }
-            requireAtLeast("Lease time", leaseTime, Duration.ofMillis(100), "leaseTime(Duration.ofSeconds(30))");
-            TimeLimits.requireAtMostMax("Lease time", leaseTime, "leaseTime(Duration)");
-            requireAtLeast("Command timeout", commandTimeout, Duration.ofMillis(1), "commandTimeout(Duration.ofSeconds(5))");
-            TimeLimits.requireAtMostMax("Command timeout", commandTimeout, "commandTimeout(Duration)");
-            requireAtLeast("Fencing counter lifetime", fencingCounterLifetime, Duration.ofSeconds(1),
-                    "fencingCounterLifetime(Duration.ofHours(24))");
-            TimeLimits.requireAtMostMax("Fencing counter lifetime", fencingCounterLifetime,
-                    "fencingCounterLifetime(Duration)");
-            if (syncReplicas < 0) {
-                throw new IllegalArgumentException("Sync replicas " + syncReplicas + " is negative; use 0 to turn"
-                        + " replica acknowledgement off, or the number of replicas that must confirm an acquisition");
-            }
+            SettingRules.mode(mode, "Redis mode");
+            SettingRules.syncReplicas(syncReplicas, mode, "Sync replicas " + syncReplicas);
+            SettingRules.keyPrefix(keyPrefix, "Key prefix '" + keyPrefix + "'");
+            SettingRules.lease(leaseTime, "Lease time " + leaseTime);
+            SettingRules.commandTimeout(commandTimeout, "Command timeout " + commandTimeout);
+            SettingRules.fencingCounterLifetime(fencingCounterLifetime, "Fencing counter lifetime " + fencingCounterLifetime);
             if (syncReplicas > 0) {
-                requireAtLeast("Sync timeout", syncTimeout, Duration.ofMillis(1), "syncReplicas(1, Duration.ofMillis(100))");
-                TimeLimits.requireAtMostMax("Sync timeout", syncTimeout, "syncReplicas(int, Duration)");
+                SettingRules.syncTimeout(syncTimeout, "Sync timeout " + syncTimeout);
             }
             var uris = RedisUris.parse(redisUri, mode);
             return DefaultLockManager.connect(new LockSettings(uris, mode, keyPrefix, leaseTime, commandTimeout,
                     syncReplicas, syncTimeout == null ? Duration.ZERO : syncTimeout, watchdogScheduler,
                     fencingCounterLifetime, threadFactory));
-        }
-
-        private static void requireAtLeast(String what, Duration value, Duration minimum, String example) {
-            if (value == null || value.compareTo(minimum) < 0) {
-                throw new IllegalArgumentException(what + " " + value + " is too short; it must be at least "
-                        + minimum.toMillis() + " ms, for example " + example);
-            }
         }
     }
 }

@@ -123,6 +123,13 @@ public final class JavaProcess implements AutoCloseable {
     }
 
     /**
+     * @return whether the JVM still runs
+     */
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /**
      * Ends the JVM as a crash would: SIGKILL, no shutdown hooks.
      */
     public void kill() {

@@ -1,5 +1,8 @@
 package dev.locksmith.internal.cdi;
 
+import dev.locksmith.internal.lock.Durations;
+import dev.locksmith.internal.lock.SettingRules;
+
 /**
  * Every MicroProfile Config key Locksmith reads, with its default. This is the one place the
  * code names them; a test checks each against {@code docs/configuration.md}. Per-use overrides of
@@ -7,23 +10,24 @@ package dev.locksmith.internal.cdi;
  */
 public enum ConfigKey {
     /** One Redis URI, or a comma list of cluster seeds or RedLock masters. */
-    REDIS_URI("locksmith.redis.uri", "redis://localhost:6379"),
+    REDIS_URI("locksmith.redis.uri", SettingRules.DEFAULT_REDIS_URI),
     /** {@code standalone}, {@code sentinel}, {@code cluster} or {@code redlock}. */
     REDIS_MODE("locksmith.redis.mode", "standalone"),
     /** Replicas that must acknowledge an acquisition ({@code WAIT}) before it succeeds. */
     SYNC_REPLICAS("locksmith.redis.sync-replicas", "0"),
     /** How long an acquisition waits for those replicas. */
-    SYNC_TIMEOUT("locksmith.redis.sync-timeout", "100ms"),
+    SYNC_TIMEOUT("locksmith.redis.sync-timeout", Durations.format(SettingRules.DEFAULT_SYNC_TIMEOUT)),
     /** How long one Redis command may take before it fails. */
-    COMMAND_TIMEOUT("locksmith.redis.command-timeout", "5s"),
+    COMMAND_TIMEOUT("locksmith.redis.command-timeout", Durations.format(SettingRules.DEFAULT_COMMAND_TIMEOUT)),
     /** The start of every key Locksmith writes. */
-    KEY_PREFIX("locksmith.key-prefix", "locksmith:"),
+    KEY_PREFIX("locksmith.key-prefix", SettingRules.DEFAULT_KEY_PREFIX),
     /** The watchdog lease, renewed every third of it. */
-    LEASE_TIME("locksmith.lease-time", "30s"),
+    LEASE_TIME("locksmith.lease-time", Durations.format(SettingRules.DEFAULT_LEASE)),
     /** How long each lock name's fencing counter stays in Redis after it was created. */
-    FENCING_COUNTER_LIFETIME("locksmith.fencing-counter-lifetime", "24h"),
+    FENCING_COUNTER_LIFETIME("locksmith.fencing-counter-lifetime",
+            Durations.format(SettingRules.DEFAULT_FENCING_COUNTER_LIFETIME)),
     /** How long {@code @Locked} waits when its {@code waitTime} is -1. */
-    WAIT_TIME("locksmith.wait-time", "30s"),
+    WAIT_TIME("locksmith.wait-time", Durations.format(SettingRules.DEFAULT_WAIT)),
     /** JNDI name of the {@code ManagedScheduledExecutorService} the watchdog runs on. */
     EXECUTOR("locksmith.executor", "java:comp/DefaultManagedScheduledExecutorService"),
     /** JNDI name of the {@code ManagedThreadFactory} that makes Redis I/O threads. */

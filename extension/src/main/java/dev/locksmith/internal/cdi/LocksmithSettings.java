@@ -1,6 +1,7 @@
 package dev.locksmith.internal.cdi;
 
 import dev.locksmith.internal.lock.Durations;
+import dev.locksmith.internal.lock.SettingRules;
 import dev.locksmith.Locksmith;
 import dev.locksmith.RedisMode;
 import dev.locksmith.internal.redis.RedisUris;
@@ -29,8 +30,6 @@ import java.util.stream.Collectors;
 record LocksmithSettings(String redisUri, RedisMode mode, int syncReplicas, Duration syncTimeout,
                          Duration commandTimeout, String keyPrefix, Duration leaseTime, Duration waitTime,
                          String executor, Duration fenceLifetime, String threadFactory) {
-    private static final Duration SHORTEST_LEASE = Duration.ofMillis(100);
-
     /**
      * @param values where settings come from
      * @return the checked settings
@@ -45,18 +44,16 @@ record LocksmithSettings(String redisUri, RedisMode mode, int syncReplicas, Dura
             // RedisUris masks any password in its message.
             throw new IllegalArgumentException(ConfigKey.REDIS_URI.key() + ": " + e.getMessage(), e);
         }
-        int replicas = syncReplicas(values);
-        Duration syncTimeout = duration(values, ConfigKey.SYNC_TIMEOUT, Duration.ofMillis(1));
-        Duration commandTimeout = duration(values, ConfigKey.COMMAND_TIMEOUT, Duration.ofMillis(1));
-        Duration lease = duration(values, ConfigKey.LEASE_TIME, SHORTEST_LEASE);
-        Duration wait = duration(values, ConfigKey.WAIT_TIME, Duration.ZERO);
-        String prefix = ConfigKey.KEY_PREFIX.read(values);
-        if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
-            throw new IllegalArgumentException(ConfigKey.KEY_PREFIX.key() + " = '" + prefix + "' must not contain"
-                    + " '{' or '}': Locksmith puts each lock name in braces to keep its keys in one cluster slot."
-                    + " Use for example " + ConfigKey.KEY_PREFIX.defaultValue());
-        }
-        Duration fenceLifetime = duration(values, ConfigKey.FENCING_COUNTER_LIFETIME, Duration.ofSeconds(1));
+        int replicas = SettingRules.syncReplicas(syncReplicas(values), mode, subject(values, ConfigKey.SYNC_REPLICAS));
+        Duration syncTimeout = SettingRules.syncTimeout(duration(values, ConfigKey.SYNC_TIMEOUT),
+                subject(values, ConfigKey.SYNC_TIMEOUT));
+        Duration commandTimeout = SettingRules.commandTimeout(duration(values, ConfigKey.COMMAND_TIMEOUT),
+                subject(values, ConfigKey.COMMAND_TIMEOUT));
+        Duration lease = SettingRules.lease(duration(values, ConfigKey.LEASE_TIME), subject(values, ConfigKey.LEASE_TIME));
+        Duration wait = SettingRules.defaultWait(duration(values, ConfigKey.WAIT_TIME), subject(values, ConfigKey.WAIT_TIME));
+        String prefix = SettingRules.keyPrefix(ConfigKey.KEY_PREFIX.read(values), subject(values, ConfigKey.KEY_PREFIX));
+        Duration fenceLifetime = SettingRules.fencingCounterLifetime(duration(values, ConfigKey.FENCING_COUNTER_LIFETIME),
+                subject(values, ConfigKey.FENCING_COUNTER_LIFETIME));
         return new LocksmithSettings(uri, mode, replicas, syncTimeout, commandTimeout, prefix, lease, wait,
                 ConfigKey.EXECUTOR.read(values), fenceLifetime, ConfigKey.THREAD_FACTORY.read(values));
     }
@@ -94,32 +91,25 @@ record LocksmithSettings(String redisUri, RedisMode mode, int syncReplicas, Dura
     }
 
     private static int syncReplicas(ConfigValues values) {
-        String text = ConfigKey.SYNC_REPLICAS.read(values);
         try {
-            int replicas = Integer.parseInt(text.trim());
-            if (replicas >= 0) {
-                return replicas;
-            }
+            return Integer.parseInt(ConfigKey.SYNC_REPLICAS.read(values).trim());
         } catch (NumberFormatException e) {
-            // reported below
+            return -1; // refused with the key and its text by SettingRules
         }
-        throw new IllegalArgumentException(ConfigKey.SYNC_REPLICAS.key() + " = '" + text + "' is not a number of"
-                + " replicas; use 0 to turn replica acknowledgement off, or how many replicas must confirm, such as 1");
     }
 
-    private static Duration duration(ConfigValues values, ConfigKey key, Duration minimum) {
-        String text = key.read(values);
-        Duration duration;
+    /**
+     * @return the key and its value as configured, such as {@code locksmith.lease-time = '50ms'}
+     */
+    private static String subject(ConfigValues values, ConfigKey key) {
+        return key.key() + " = '" + key.read(values) + "'";
+    }
+
+    private static Duration duration(ConfigValues values, ConfigKey key) {
         try {
-            duration = Durations.parse(text);
+            return Durations.parse(key.read(values));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(key.key() + ": " + e.getMessage() + " (default " + key.defaultValue() + ")", e);
         }
-        if (duration.compareTo(minimum) < 0) {
-            throw new IllegalArgumentException(key.key() + " = '" + text + "' is " + (duration.isNegative() ? "negative"
-                    : "too short") + "; it must be at least " + Durations.format(minimum) + ", for example "
-                    + key.defaultValue());
-        }
-        return duration;
     }
 }

@@ -50,6 +50,12 @@ public final class Durations {
      */
     public static String format(Duration duration) {
         long millis = duration.toMillis();
+        if (millis != 0 && millis % 3_600_000 == 0) {
+            return millis / 3_600_000 + "h";
+        }
+        if (millis != 0 && millis % 60_000 == 0 && millis < 3_600_000) {
+            return millis / 60_000 + "m";
+        }
         return millis % 1000 == 0 ? millis / 1000 + "s" : millis + "ms";
     }
 }

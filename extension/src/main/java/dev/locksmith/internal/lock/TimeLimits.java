@@ -41,15 +41,15 @@ public final class TimeLimits {
     }
 
     /**
-     * @param what    the setting, such as "Lease time"
-     * @param value   its value from the caller
+     * @param subject the setting and its value as the caller wrote them, such as "Lease time PT1S"
+     * @param value   the value
      * @param whatFor names the lock or setting in the message
      * @return the same value
      * @throws IllegalArgumentException if it is longer than {@link #MAX_LEASE}
      */
-    public static Duration requireAtMostMax(String what, Duration value, String whatFor) {
+    public static Duration requireAtMostMax(String subject, Duration value, String whatFor) {
         if (value.compareTo(MAX_LEASE) > 0) {
-            throw tooLong(what + " " + value, whatFor);
+            throw tooLong(subject, whatFor);
         }
         return value;
     }
