@@ -56,6 +56,20 @@ public interface LockManager extends AutoCloseable {
     <T> T callWithLock(String name, Duration waitTime, Callable<T> action) throws Exception;
 
     /**
+     * Says who holds the lock of this name now, of any kind, since when, how long its lease has
+     * left, and how many wait: the answer to "who holds this lock?" when a job is stuck. Any
+     * process can ask; each holder's process is described by host, process id and application
+     * name. One Redis round trip, plus one short read per distinct holding process.
+     *
+     * @param name the lock's name, 1..512 characters, not blank
+     * @return the lock's state as Redis knows it at this moment
+     * @throws IllegalArgumentException if the name is not a valid lock name
+     * @throws LockException            if Redis cannot be reached
+     * @throws IllegalStateException    if this manager is closed
+     */
+    LockInfo describe(String name);
+
+    /**
      * Stops the watchdog, releases every lock this manager still holds, and closes the
      * connections. Idempotent. Every lock of this manager throws {@link IllegalStateException}
      * afterwards.

@@ -3,8 +3,10 @@ package dev.locksmith;
 import dev.locksmith.internal.lock.DefaultLockManager;
 import dev.locksmith.internal.lock.LockSettings;
 import dev.locksmith.internal.lock.SettingRules;
+import dev.locksmith.internal.lock.TelemetrySettings;
 import dev.locksmith.internal.redis.RedisUris;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 
@@ -47,6 +49,11 @@ public final class Locksmith {
         private ScheduledExecutorService watchdogScheduler;
         private Duration fencingCounterLifetime = SettingRules.DEFAULT_FENCING_COUNTER_LIFETIME;
         private ThreadFactory threadFactory;
+        private boolean telemetry = true;
+        private Object openTelemetry;
+        private List<String> telemetryNamePatterns = List.of();
+        private boolean telemetryResolvedNames;
+        private String applicationName;
 
         private Builder() {
         }
@@ -152,6 +159,65 @@ public final class Locksmith {
         }
 
         /**
+         * Records metrics and spans through OpenTelemetry: wait and hold durations, acquisitions,
+         * timeouts, lost leases, renewals, Redis errors, locks held and threads waiting (the list
+         * is in {@code docs/observability.md}). Without it nothing goes to OpenTelemetry; Flight
+         * Recorder events are recorded either way.
+         *
+         * @param openTelemetry an {@code io.opentelemetry.api.OpenTelemetry}, such as MicroProfile
+         *                      Telemetry's bean; typed {@code Object} so that applications without
+         *                      the OpenTelemetry API can use this class; null for none
+         * @return this builder
+         */
+        public Builder openTelemetry(Object openTelemetry) {
+            this.openTelemetry = openTelemetry;
+            return this;
+        }
+
+        /**
+         * @param enabled false to record no metrics and spans even with an OpenTelemetry (default true)
+         * @return this builder
+         */
+        public Builder telemetry(boolean enabled) {
+            this.telemetry = enabled;
+            return this;
+        }
+
+        /**
+         * Names locks in metrics and spans by pattern, so that their number of series stays
+         * bounded: a lock whose name matches a pattern ({@code *} stands for any characters, such
+         * as {@code stock:*}) is labelled with the pattern, the first that matches; any other
+         * lock as {@code other}. A {@code @Locked} method's locks are labelled with its template.
+         *
+         * @param patterns name patterns, in order
+         * @return this builder
+         */
+        public Builder telemetryNamePatterns(List<String> patterns) {
+            this.telemetryNamePatterns = patterns == null ? null : List.copyOf(patterns);
+            return this;
+        }
+
+        /**
+         * @param enabled true to label metrics and spans with each lock's resolved name: one
+         *                series per name, so only for a bounded set of names (default false)
+         * @return this builder
+         */
+        public Builder telemetryResolvedNames(boolean enabled) {
+            this.telemetryResolvedNames = enabled;
+            return this;
+        }
+
+        /**
+         * @param name the application's name, part of how {@link LockManager#describe(String)}
+         *             describes a holder to other processes; null for none
+         * @return this builder
+         */
+        public Builder applicationName(String name) {
+            this.applicationName = name;
+            return this;
+        }
+
+        /**
          * Checks every setting and connects to Redis.
          *
          * @return a connected manager; close it when done
@@ -171,7 +237,9 @@ public final class Locksmith {
             var uris = RedisUris.parse(redisUri, mode);
             return DefaultLockManager.connect(new LockSettings(uris, mode, keyPrefix, leaseTime, commandTimeout,
                     syncReplicas, syncTimeout == null ? Duration.ZERO : syncTimeout, watchdogScheduler,
-                    fencingCounterLifetime, threadFactory));
+                    fencingCounterLifetime, threadFactory, new TelemetrySettings(telemetry, openTelemetry,
+                    telemetryNamePatterns == null ? List.of() : telemetryNamePatterns, telemetryResolvedNames,
+                    applicationName)));
         }
     }
 }

@@ -13,7 +13,7 @@
 -- The key's time to live is the lease.
 --
 -- The read/write lock is one hash with, per owner: r:<owner> and w:<owner> (that owner's read and
--- write hold, valued by its fencing token), e:<owner> (when that owner's holds expire unless
+-- write hold, valued <fencing token>|<since ms>|<thread name>), e:<owner> (when that owner's holds expire unless
 -- renewed, server ms), q:<owner> (until when that owner waits to write); and f, set while a
 -- waiter asks to be woken by the next release. The hash lives as long as its latest expiry.
 
@@ -271,7 +271,8 @@ end
 local function rw_grant(hash, field, owner, lease, now, state, waited)
     local token = next_token(KEYS[2], ARGV[4])
     local expiry = math.max(now + lease, state.expiry[owner] or 0)
-    redis.call('hset', hash, field, string.format('%d', token), 'e:' .. owner, string.format('%d', expiry))
+    redis.call('hset', hash, field, string.format('%d', token) .. '|' .. ARGV[5] .. '|' .. ARGV[6],
+        'e:' .. owner, string.format('%d', expiry))
     if waited then
         redis.call('hdel', hash, 'q:' .. owner)
     end
@@ -282,7 +283,7 @@ end
 -- acquire-read / acquire-write: first hold of an owner on one side of the read/write lock.
 -- New readers yield to waiting writers, so a stream of readers cannot starve them.
 -- KEYS[1] read/write hash, KEYS[2] fencing counter
--- ARGV[2] owner, ARGV[3] lease ms, ARGV[4] counter lifetime ms
+-- ARGV[2] owner, ARGV[3] lease ms, ARGV[4] counter lifetime ms, ARGV[5] since ms, ARGV[6] thread name
 -- returns {1, fencing token} when acquired, {0, ms until something may change} otherwise
 local function rw_acquire(read)
     local hash, owner, lease = KEYS[1], ARGV[2], tonumber(ARGV[3])
@@ -291,7 +292,7 @@ local function rw_acquire(read)
     local state = rw_state(hash, now)
     if state.fields[field] then
         -- A retried request finds its own grant.
-        return {1, tonumber(state.fields[field])}
+        return {1, tonumber(string.match(state.fields[field], '^(%d+)'))}
     end
     local waited = state.fields['q:' .. owner] ~= nil
     if read then
@@ -521,7 +522,8 @@ ops.access = function()
         {'incr', fence}, {'set', fence, '1'}, {'get', fence},
         {'hgetall', rw}, {'hset', rw, 'f', '1'}, {'hdel', rw, 'f'}, {'hexists', rw, 'f'}, {'hget', rw, 'f'},
         {'hlen', rw}, {'hkeys', rw}, {'pexpire', rw, '1'}, {'pttl', rw}, {'del', rw},
-        {'lindex', queue, '0'}, {'lpop', queue}, {'rpush', queue, 'o'}, {'lrem', queue, '0', 'o'},
+        {'lindex', queue, '0'}, {'lpop', queue}, {'rpush', queue, 'o'}, {'lrem', queue, '0', 'o'}, {'llen', queue},
+        {'pubsub', ARGV[3] == 'sharded' and 'shardnumsub' or 'numsub', channel},
         {'pexpire', queue, '1'},
         {'set', place, '1'}, {'del', place}, {'exists', place}, {'pttl', place},
         {'set', latch, '0'},
@@ -537,6 +539,61 @@ ops.access = function()
         end
     end
     return refused
+end
+
+-- manager: publishes (or, with an empty description, withdraws) how a manager describes itself to
+-- other processes: host, process id, application; LockManager.describe shows it for each holder.
+-- KEYS[1] the manager's key
+-- ARGV[2] the description or '', ARGV[3] its lifetime ms
+-- returns 1
+ops.manager = function()
+    if ARGV[2] == '' then
+        redis.call('del', KEYS[1])
+    else
+        redis.call('set', KEYS[1], ARGV[2], 'px', ARGV[3])
+    end
+    return 1
+end
+
+-- inspect: who holds a lock of any kind and how many wait, for LockManager.describe; nothing is
+-- written.
+-- KEYS[1] the exclusive lock, KEYS[2] its read/write hash, KEYS[3] its fair queue
+-- ARGV[2] its release channel, ARGV[3] 'sharded' in a cluster, else '', ARGV[4] its read/write
+-- lock's release channel
+-- returns lines 'holder|<mode>|<owner>|<fencing token>|<hold count>|<since ms>|<lease left ms>|<thread>'
+-- (mode exclusive, fair, read or write; hold count 0 when Redis does not keep it) and
+-- 'waiting|<queued>|<subscribed processes>'
+ops.inspect = function()
+    local now = now_ms()
+    local lines = {}
+    local value = redis.call('get', KEYS[1])
+    if value then
+        local mark = string.sub(value, 1, 1)
+        local owner, token, count, since, thread = string.match(value, '^.([^|]*)|(%d+)|(%d+)|(%d+)|(.*)$')
+        local mode = (mark == 'f' or mark == 'F') and 'fair' or 'exclusive'
+        table.insert(lines, table.concat({'holder', mode, owner, token, count, since, redis.call('pttl', KEYS[1]),
+            thread}, '|'))
+    end
+    local raw = redis.call('hgetall', KEYS[2])
+    local expiry, queued = {}, redis.call('llen', KEYS[3])
+    for i = 1, #raw, 2 do
+        if string.sub(raw[i], 1, 2) == 'e:' then
+            expiry[string.sub(raw[i], 3)] = tonumber(raw[i + 1])
+        end
+    end
+    for i = 1, #raw, 2 do
+        local kind, who = string.sub(raw[i], 1, 2), string.sub(raw[i], 3)
+        if (kind == 'r:' or kind == 'w:') and (expiry[who] or 0) > now then
+            local token, since, thread = string.match(raw[i + 1], '^(%d+)|?(%d*)|?(.*)$')
+            table.insert(lines, table.concat({'holder', kind == 'r:' and 'read' or 'write', who, token, 0, since,
+                expiry[who] - now, thread}, '|'))
+        elseif kind == 'q:' and tonumber(raw[i + 1]) > now then
+            queued = queued + 1
+        end
+    end
+    local subscribed = redis.call('pubsub', ARGV[3] == 'sharded' and 'shardnumsub' or 'numsub', ARGV[2], ARGV[4])
+    table.insert(lines, 'waiting|' .. queued .. '|' .. (subscribed[2] + subscribed[4]))
+    return lines
 end
 
 local run = ops[op]

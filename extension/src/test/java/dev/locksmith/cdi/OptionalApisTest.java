@@ -32,9 +32,10 @@ class OptionalApisTest {
         JTA("Jakarta Transactions", "jakarta.transaction-api", "narayana", "jboss-transaction-spi"),
         CONCURRENCY("Jakarta Concurrency", "jakarta.enterprise.concurrent-api"),
         ENTERPRISE_BEANS(null, "jakarta.ejb-api"),
+        OPENTELEMETRY("OpenTelemetry", "opentelemetry-"),
         ALL_OF_THEM(null, "microprofile-health-api", "microprofile-config-api", "smallrye-config",
                 "jakarta.transaction-api", "narayana", "jboss-transaction-spi", "jakarta.enterprise.concurrent-api",
-                "jakarta.ejb-api");
+                "jakarta.ejb-api", "opentelemetry-");
 
         final String title;
         final List<String> jars;
@@ -68,7 +69,7 @@ class OptionalApisTest {
             assertThat(startup).as("one startup line").isNotEmpty().doesNotContain("\n");
             if (absent == Absent.ALL_OF_THEM) {
                 assertThat(startup).contains("MicroProfile Config off", "MicroProfile Health off",
-                        "Jakarta Transactions off", "Jakarta Concurrency off");
+                        "Jakarta Transactions off", "Jakarta Concurrency off", "OpenTelemetry off");
             } else if (absent.title != null) {
                 assertThat(startup).contains(absent.title + " off");
             } else {

@@ -57,8 +57,10 @@ class FencingCounterMemoryTest {
             Await.until("the release latches expired", Duration.ofSeconds(20),
                     () -> ((List<?>) RespClient.call(server.port(), "KEYS", "*:unlock:*")).isEmpty()
                             && Long.parseLong(server.command("DBSIZE")) <= NAMES * 101L / 100);
-            assertThat(((List<?>) RespClient.call(server.port(), "KEYS", "*")).size())
+            assertThat(((List<?>) RespClient.call(server.port(), "KEYS", "locksmith:{*")).size())
                     .as("one counter per name, nothing else").isEqualTo(NAMES);
+            assertThat(((List<?>) RespClient.call(server.port(), "KEYS", "*")).size())
+                    .as("besides them only the manager's description of itself").isEqualTo(NAMES + 1);
             long bytesLater = usedMemory(server) - emptyBytes;
             long counterMillis = Long.parseLong(server.command("PTTL", "locksmith:{order:000000000007}:fence"));
 

@@ -123,6 +123,13 @@ public final class JavaProcess implements AutoCloseable {
     }
 
     /**
+     * @return the JVM's process id
+     */
+    public long pid() {
+        return process.pid();
+    }
+
+    /**
      * @return whether the JVM still runs
      */
     public boolean isAlive() {

@@ -31,7 +31,15 @@ public enum ConfigKey {
     /** JNDI name of the {@code ManagedScheduledExecutorService} the watchdog runs on. */
     EXECUTOR("locksmith.executor", "java:comp/DefaultManagedScheduledExecutorService"),
     /** JNDI name of the {@code ManagedThreadFactory} that makes Redis I/O threads. */
-    THREAD_FACTORY("locksmith.thread-factory", "java:comp/DefaultManagedThreadFactory");
+    THREAD_FACTORY("locksmith.thread-factory", "java:comp/DefaultManagedThreadFactory"),
+    /** Whether metrics and spans go to the application's OpenTelemetry (MicroProfile Telemetry). */
+    TELEMETRY_ENABLED("locksmith.telemetry.enabled", "true"),
+    /** Comma list of name patterns ({@code *} for any characters) that label locks in metrics. */
+    TELEMETRY_NAME_PATTERNS("locksmith.telemetry.name-patterns", ""),
+    /** Whether metrics label locks with their resolved names (unbounded cardinality). */
+    TELEMETRY_RESOLVED_NAMES("locksmith.telemetry.resolved-names", "false"),
+    /** How holders describe their application to other processes; by default the server's name for it. */
+    APPLICATION_NAME("locksmith.application-name", "");
 
     private final String key;
     private final String defaultValue;
@@ -53,6 +61,13 @@ public enum ConfigKey {
      */
     public String defaultValue() {
         return defaultValue;
+    }
+
+    /**
+     * @return the default as docs/configuration.md shows it: {@code (none)} when there is none
+     */
+    public String documentedDefault() {
+        return defaultValue.isEmpty() ? "(none)" : defaultValue;
     }
 
     /**

@@ -41,9 +41,12 @@ final class LockManagerLifecycle {
         var threadFactory = ContainerThreads.redisThreadFactory().find(settings.threadFactory(), beanManager);
         LOG.log(Level.INFO, "Locksmith's watchdog runs on " + scheduler.source() + "; Redis I/O threads come from "
                 + threadFactory.source());
+        Object openTelemetry = ApplicationIdentity.openTelemetry(beanManager);
         DefaultLockManager manager = (DefaultLockManager) settings.builder()
                 .watchdogScheduler(scheduler.value())
                 .threadFactory(threadFactory.value())
+                .applicationName(ApplicationIdentity.applicationName(settings.applicationName()))
+                .openTelemetry(settings.telemetry() ? openTelemetry : null)
                 .build();
         if (OptionalApi.JTA.isPresent()) {
             UnlockDeferral deferral = ReleaseAfterCompletion.create(manager.leases(),

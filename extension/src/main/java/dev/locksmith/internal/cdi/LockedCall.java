@@ -44,7 +44,8 @@ final class LockedCall {
     static Object run(LockManager locks, Supplier<UnlockDeferral> deferral, LockedOperation operation, Object[] arguments,
                       Callable<Object> call) throws Exception {
         DistributedLock lock = lockOf(locks, operation, operation.lockName(arguments));
-        GuardedCall guarded = new GuardedCall(lock, operation.waitTime(), operation.leaseTime(), operation.where());
+        GuardedCall guarded = new GuardedCall(lock, operation.waitTime(), operation.leaseTime(), operation.where(),
+                operation.name().text());
         return guarded.call(new LazyDeferral(deferral), () -> {
             enter(lock);
             try {

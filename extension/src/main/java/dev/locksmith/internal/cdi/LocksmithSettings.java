@@ -7,6 +7,7 @@ import dev.locksmith.RedisMode;
 import dev.locksmith.internal.redis.RedisUris;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
@@ -26,10 +27,15 @@ import java.util.stream.Collectors;
  * @param executor       JNDI name of the watchdog's managed scheduler
  * @param fenceLifetime  how long a fencing counter lives
  * @param threadFactory  JNDI name of the managed thread factory for Redis I/O threads
+ * @param telemetry      whether metrics and spans are recorded
+ * @param namePatterns   name patterns that label locks in metrics
+ * @param resolvedNames  whether metrics label locks with their resolved names
+ * @param applicationName the configured application name, or "" for the server's name for it
  */
 record LocksmithSettings(String redisUri, RedisMode mode, int syncReplicas, Duration syncTimeout,
                          Duration commandTimeout, String keyPrefix, Duration leaseTime, Duration waitTime,
-                         String executor, Duration fenceLifetime, String threadFactory) {
+                         String executor, Duration fenceLifetime, String threadFactory, boolean telemetry,
+                         List<String> namePatterns, boolean resolvedNames, String applicationName) {
     /**
      * @param values where settings come from
      * @return the checked settings
@@ -55,7 +61,9 @@ record LocksmithSettings(String redisUri, RedisMode mode, int syncReplicas, Dura
         Duration fenceLifetime = SettingRules.fencingCounterLifetime(duration(values, ConfigKey.FENCING_COUNTER_LIFETIME),
                 subject(values, ConfigKey.FENCING_COUNTER_LIFETIME));
         return new LocksmithSettings(uri, mode, replicas, syncTimeout, commandTimeout, prefix, lease, wait,
-                ConfigKey.EXECUTOR.read(values), fenceLifetime, ConfigKey.THREAD_FACTORY.read(values));
+                ConfigKey.EXECUTOR.read(values), fenceLifetime, ConfigKey.THREAD_FACTORY.read(values),
+                flag(values, ConfigKey.TELEMETRY_ENABLED), patterns(values), flag(values, ConfigKey.TELEMETRY_RESOLVED_NAMES),
+                ConfigKey.APPLICATION_NAME.read(values).trim());
     }
 
     /**
@@ -69,7 +77,10 @@ record LocksmithSettings(String redisUri, RedisMode mode, int syncReplicas, Dura
                 .commandTimeout(commandTimeout)
                 .keyPrefix(keyPrefix)
                 .leaseTime(leaseTime)
-                .fencingCounterLifetime(fenceLifetime);
+                .fencingCounterLifetime(fenceLifetime)
+                .telemetry(telemetry)
+                .telemetryNamePatterns(namePatterns)
+                .telemetryResolvedNames(resolvedNames);
     }
 
     /**
@@ -96,6 +107,20 @@ record LocksmithSettings(String redisUri, RedisMode mode, int syncReplicas, Dura
         } catch (NumberFormatException e) {
             return -1; // refused with the key and its text by SettingRules
         }
+    }
+
+    private static boolean flag(ConfigValues values, ConfigKey key) {
+        String text = key.read(values).trim();
+        if (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false")) {
+            return Boolean.parseBoolean(text);
+        }
+        throw new IllegalArgumentException(subject(values, key) + " is not true or false (default "
+                + key.defaultValue() + ")");
+    }
+
+    private static List<String> patterns(ConfigValues values) {
+        String text = ConfigKey.TELEMETRY_NAME_PATTERNS.read(values);
+        return Arrays.stream(text.split(",")).map(String::trim).filter(pattern -> !pattern.isEmpty()).toList();
     }
 
     /**

@@ -14,7 +14,8 @@ final class OptionalFeatures {
             OptionalApi.CONFIG, "settings come from system properties",
             OptionalApi.HEALTH, "no readiness check",
             OptionalApi.JTA, "locks are released when the locked call returns, not after a transaction",
-            OptionalApi.CONCURRENCY, "the watchdog and Redis I/O run on Locksmith's own threads");
+            OptionalApi.CONCURRENCY, "the watchdog and Redis I/O run on Locksmith's own threads",
+            OptionalApi.OPENTELEMETRY, "no metrics or spans; Flight Recorder events only");
 
     private OptionalFeatures() {
     }

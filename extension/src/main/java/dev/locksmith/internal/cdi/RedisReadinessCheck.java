@@ -2,6 +2,7 @@ package dev.locksmith.internal.cdi;
 
 import dev.locksmith.LockManager;
 import dev.locksmith.internal.lock.DefaultLockManager;
+import dev.locksmith.internal.lock.LockStatistics;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -41,7 +42,9 @@ final class RedisReadinessCheck implements HealthCheck {
                 manager = lifecycle.current();
             }
             String redis = manager.checkReachable(PATIENCE);
-            return new HealthCheckResponse(NAME, Status.UP, Optional.of(Map.of("redis", redis)));
+            LockStatistics statistics = manager.statistics();
+            return new HealthCheckResponse(NAME, Status.UP, Optional.of(Map.of("redis", redis,
+                    "locksHeld", (long) statistics.holds(), "leasesLostSinceStart", statistics.leasesLost())));
         } catch (RuntimeException e) {
             // The constructor, not HealthCheckResponse.named(): it needs no implementation's provider.
             return new HealthCheckResponse(NAME, Status.DOWN, Optional.of(Map.of("error", String.valueOf(e.getMessage()))));

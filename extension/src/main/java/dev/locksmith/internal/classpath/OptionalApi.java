@@ -15,7 +15,9 @@ public enum OptionalApi {
     /** Jakarta Transactions: release after completion, and a commit that fails on a lost lock. */
     JTA("Jakarta Transactions", "jakarta.transaction.TransactionSynchronizationRegistry"),
     /** Jakarta Concurrency: the watchdog and Redis I/O on the container's threads. */
-    CONCURRENCY("Jakarta Concurrency", "jakarta.enterprise.concurrent.ManagedScheduledExecutorService");
+    CONCURRENCY("Jakarta Concurrency", "jakarta.enterprise.concurrent.ManagedScheduledExecutorService"),
+    /** OpenTelemetry (MicroProfile Telemetry): metrics and spans. */
+    OPENTELEMETRY("OpenTelemetry", "io.opentelemetry.api.OpenTelemetry");
 
     private final String title;
     private final String probeClass;

@@ -1,5 +1,7 @@
 package dev.locksmith.internal.lease;
 
+import dev.locksmith.internal.observe.HoldObservation;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -24,6 +26,8 @@ public final class Hold {
     private volatile boolean lost;
     private volatile boolean releasing;
     private volatile long lastConfirmedNanos;
+    private volatile HoldObservation observation = HoldObservation.NONE;
+    private final AtomicBoolean observationEnded = new AtomicBoolean();
 
     /**
      * @param name          the lock's name
@@ -50,6 +54,29 @@ public final class Hold {
         this.leaseMillis = leaseMillis;
         this.watchdog = watchdog;
         this.lastConfirmedNanos = sentAtNanos;
+    }
+
+    /**
+     * @param observation what records this hold's life from now on
+     */
+    public void observe(HoldObservation observation) {
+        this.observation = observation;
+    }
+
+    /**
+     * Tells the observation the hold is lost.
+     */
+    void observeLoss() {
+        observation.lost();
+    }
+
+    /**
+     * Tells the observation the hold ended, once whatever calls it.
+     */
+    void observeEnd() {
+        if (observationEnded.compareAndSet(false, true)) {
+            observation.ended();
+        }
     }
 
     public String name() {

@@ -1,5 +1,6 @@
 package dev.locksmith.internal.lease;
 
+import dev.locksmith.internal.observe.LockObserver;
 import dev.locksmith.LockException;
 import dev.locksmith.internal.redis.ScriptCall;
 import dev.locksmith.internal.store.LockStore;
@@ -19,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
@@ -38,9 +40,11 @@ public final class LeaseKeeper implements AutoCloseable {
     private final Set<Hold> renewed = ConcurrentHashMap.newKeySet();
     private final LockStore store;
     private final RedisReplies replies;
+    private final LockObserver observer;
     private final LongSupplier nanoClock;
     private final long watchdogLeaseMillis;
     private final ScheduledFuture<?> ticks;
+    private final AtomicLong lostCount = new AtomicLong();
 
     /**
      * Starts ticking at once.
@@ -53,8 +57,19 @@ public final class LeaseKeeper implements AutoCloseable {
      */
     public LeaseKeeper(LockStore store, RedisReplies replies, ScheduledExecutorService scheduler, LongSupplier nanoClock,
                        Duration watchdogLease) {
+        this(store, replies, scheduler, nanoClock, watchdogLease, LockObserver.NONE);
+    }
+
+    /**
+     * Starts ticking at once.
+     *
+     * @param observer told of renewals, failed renewals, losses and the end of every hold
+     */
+    public LeaseKeeper(LockStore store, RedisReplies replies, ScheduledExecutorService scheduler, LongSupplier nanoClock,
+                       Duration watchdogLease, LockObserver observer) {
         this.store = store;
         this.replies = replies;
+        this.observer = observer;
         this.nanoClock = nanoClock;
         this.watchdogLeaseMillis = watchdogLease.toMillis();
         long period = Math.max(1, watchdogLeaseMillis / 3);
@@ -116,6 +131,7 @@ public final class LeaseKeeper implements AutoCloseable {
     public void forget(Hold hold) {
         renewed.remove(hold);
         holds.remove(hold);
+        hold.observeEnd();
     }
 
     /**
@@ -123,6 +139,13 @@ public final class LeaseKeeper implements AutoCloseable {
      */
     public int heldCount() {
         return holds.size();
+    }
+
+    /**
+     * @return how many holds were found lost since this keeper started
+     */
+    public long lostCount() {
+        return lostCount.get();
     }
 
     /**
@@ -207,15 +230,18 @@ public final class LeaseKeeper implements AutoCloseable {
      */
     private List<Hold> apply(List<Hold> batch, List<Long> confirmed, long sentAt) {
         List<Hold> lost = new ArrayList<>();
+        int renewedHolds = 0;
         for (int i = 0; i < batch.size(); i++) {
             Hold hold = batch.get(i);
             if (confirmed.get(i) == 1L) {
                 hold.confirmedAt(sentAt);
+                renewedHolds++;
             } else if (!hold.isReleasing()) {
                 lose(hold, "Redis no longer has it (its lease expired or it was force-unlocked)", null);
                 lost.add(hold);
             }
         }
+        observer.renewed(renewedHolds);
         return lost;
     }
 
@@ -227,12 +253,15 @@ public final class LeaseKeeper implements AutoCloseable {
                 lose(hold, "its lease could not be renewed for a whole lease", failure);
             }
         }
+        observer.renewalFailed(batch.size());
         LOG.log(Level.WARNING, "Renewing " + batch.size() + " lease(s) failed; retrying on the next tick: " + failure);
     }
 
     private void lose(Hold hold, String why, Throwable failure) {
         if (renewed.remove(hold) || !hold.isLost()) {
             hold.markLost();
+            hold.observeLoss();
+            lostCount.incrementAndGet();
             LOG.log(Level.WARNING, "Lost the " + hold + ": " + why, failure);
         }
     }

@@ -266,6 +266,7 @@ final class Acquisition {
         }
         Hold hold = new Hold(name, describe(), keys.holdKeys(), owner, field, expiryField, answer.get(1), lease,
                 watchdog, sentAt);
+        hold.observe(context.observer().holdStarted(context.labels().of(name, kind.metricName()), hold.fencingToken()));
         awaitReplicas(hold);
         context.leases().granted(hold);
         granted = hold;

@@ -3,8 +3,10 @@ package dev.locksmith.internal.lock;
 import dev.locksmith.DistributedLock;
 import dev.locksmith.DistributedReadWriteLock;
 import dev.locksmith.LockException;
+import dev.locksmith.LockInfo;
 import dev.locksmith.LockManager;
 import dev.locksmith.internal.lease.LeaseKeeper;
+import dev.locksmith.internal.observe.LockObserver;
 import dev.locksmith.internal.redis.RedisResources;
 import dev.locksmith.internal.store.LockStore;
 import dev.locksmith.internal.store.RedisReplies;
@@ -28,14 +30,18 @@ public final class DefaultLockManager implements LockManager {
 
     private final RedisResources resources;
     private final ScheduledExecutorService privateScheduler;
+    private final ManagerDirectory directory;
+    private final LockInspection inspection;
     private final LockContext context;
     private volatile UnlockDeferral unlockDeferral = UnlockDeferral.NONE;
 
     private DefaultLockManager(RedisResources resources, ScheduledExecutorService privateScheduler,
-                               LockContext context) {
+                               LockContext context, ManagerDirectory directory) {
         this.resources = resources;
         this.privateScheduler = privateScheduler;
         this.context = context;
+        this.directory = directory;
+        this.inspection = new LockInspection(context);
     }
 
     /**
@@ -49,10 +55,12 @@ public final class DefaultLockManager implements LockManager {
         RedisResources resources = RedisResources.create(settings.threadFactory());
         LockStore store = null;
         ScheduledExecutorService privateScheduler = null;
+        LeaseKeeper leases = null;
         try {
             store = LockStore.connect(resources, settings.mode(), settings.uris(), settings.commandTimeout(),
                     settings.lease());
-            RedisReplies replies = new RedisReplies(settings.commandTimeout());
+            LockObserver observer = settings.telemetry().observer();
+            RedisReplies replies = new RedisReplies(settings.commandTimeout(), observer);
             RedisPermissions.check(store, replies, settings.keyPrefix(), settings.syncReplicas() > 0);
             ScheduledExecutorService scheduler = settings.watchdogScheduler();
             if (scheduler == null) {
@@ -63,15 +71,23 @@ public final class DefaultLockManager implements LockManager {
                 });
                 scheduler = privateScheduler;
             }
-            LeaseKeeper leases = new LeaseKeeper(store, replies, scheduler, System::nanoTime, settings.lease());
+            leases = new LeaseKeeper(store, replies, scheduler, System::nanoTime, settings.lease(), observer);
+            OwnerIds owners = new OwnerIds();
             LockContext context = new LockContext(settings, store, replies, leases, new ContentionRegistry(),
-                    new OwnerIds(), new ManagerState());
+                    owners, new ManagerState(), observer, settings.telemetry().labels());
+            ManagerDirectory directory = ManagerDirectory.start(store, replies, settings.keyPrefix(), owners.managerId(),
+                    settings.telemetry().applicationName(), settings.lease().toMillis(), scheduler);
             LOG.log(Level.INFO, "Locksmith connected to " + store.description() + "; the watchdog runs on "
                     + (privateScheduler != null ? "a private daemon scheduler" : "the given scheduler " + scheduler)
                     + "; Redis I/O threads come from " + (settings.threadFactory() != null
-                    ? "the given thread factory " + settings.threadFactory() : "Lettuce's own daemon threads"));
-            return new DefaultLockManager(resources, privateScheduler, context);
+                    ? "the given thread factory " + settings.threadFactory() : "Lettuce's own daemon threads")
+                    + "; OpenTelemetry metrics and spans " + (settings.telemetry().recordsOpenTelemetry() ? "on" : "off")
+                    + ", Flight Recorder events on");
+            return new DefaultLockManager(resources, privateScheduler, context, directory);
         } catch (RuntimeException e) {
+            if (leases != null) {
+                closeQuietly(leases, e);
+            }
             if (privateScheduler != null) {
                 privateScheduler.shutdownNow();
             }
@@ -138,7 +154,7 @@ public final class DefaultLockManager implements LockManager {
         if (action == null) {
             throw new IllegalArgumentException("The action to run under lock '" + name + "' is null");
         }
-        return new GuardedCall(getLock(name), waitTime, null, null).call(unlockDeferral, action);
+        return new GuardedCall(getLock(name), waitTime, null, null, null).call(unlockDeferral, action);
     }
 
     /**
@@ -169,7 +185,7 @@ public final class DefaultLockManager implements LockManager {
      */
     public LockStatistics statistics() {
         return new LockStatistics(context.store().channels().activeChannels(), context.contention().size(),
-                context.leases().heldCount(), context.leases().renewedCount());
+                context.leases().heldCount(), context.leases().renewedCount(), context.leases().lostCount());
     }
 
     /**
@@ -177,11 +193,17 @@ public final class DefaultLockManager implements LockManager {
      * fail), and closes the connections. Idempotent.
      */
     @Override
+    public LockInfo describe(String name) {
+        return inspection.describe(name);
+    }
+
+    @Override
     public void close() {
         if (!context.state().close()) {
             return;
         }
         context.leases().close();
+        directory.close();
         context.contention().wakeAll();
         if (privateScheduler != null) {
             privateScheduler.shutdownNow();

@@ -1,5 +1,6 @@
 package dev.locksmith.internal.lock;
 
+import dev.locksmith.internal.observe.CallContext;
 import dev.locksmith.DistributedLock;
 import dev.locksmith.LockException;
 import dev.locksmith.LockTimeoutException;
@@ -20,6 +21,7 @@ public final class GuardedCall {
     private final Duration waitTime;
     private final Duration leaseTime;
     private final String where;
+    private final String template;
 
     /**
      * @param lock      the lock to hold
@@ -27,12 +29,15 @@ public final class GuardedCall {
      * @param leaseTime a fixed lease, or null for a watchdog-kept one
      * @param where     names the caller in messages, such as {@code @Locked("stock:{sku}") on Shop#reserve(String sku)};
      *                  null for a plain {@code callWithLock}
+     * @param template  names the lock in metrics and spans, such as {@code stock:{sku}}; null to let
+     *                  the configured name patterns decide
      */
-    public GuardedCall(DistributedLock lock, Duration waitTime, Duration leaseTime, String where) {
+    public GuardedCall(DistributedLock lock, Duration waitTime, Duration leaseTime, String where, String template) {
         this.lock = lock;
         this.waitTime = waitTime;
         this.leaseTime = leaseTime;
         this.where = where;
+        this.template = template;
     }
 
     /**
@@ -47,7 +52,10 @@ public final class GuardedCall {
      * @throws Exception             whatever the action threw
      */
     public <T> T call(UnlockDeferral deferral, Callable<T> action) throws Exception {
-        acquire();
+        CallContext.during(template, () -> {
+            acquire();
+            return null;
+        });
         T result;
         try {
             result = action.call();

@@ -1,6 +1,8 @@
 package dev.locksmith.internal.lock;
 
 import dev.locksmith.internal.lease.LeaseKeeper;
+import dev.locksmith.internal.observe.LockLabels;
+import dev.locksmith.internal.observe.LockObserver;
 import dev.locksmith.internal.store.LockStore;
 import dev.locksmith.internal.store.RedisReplies;
 
@@ -14,7 +16,10 @@ import dev.locksmith.internal.store.RedisReplies;
  * @param contention the threads of this process waiting for each lock
  * @param owners     owner and request ids
  * @param state      whether the manager is still open
+ * @param observer   told of waits, holds and losses
+ * @param labels     how locks are named in metrics and spans
  */
 record LockContext(LockSettings settings, LockStore store, RedisReplies replies, LeaseKeeper leases,
-                   ContentionRegistry contention, OwnerIds owners, ManagerState state) {
+                   ContentionRegistry contention, OwnerIds owners, ManagerState state, LockObserver observer,
+                   LockLabels labels) {
 }

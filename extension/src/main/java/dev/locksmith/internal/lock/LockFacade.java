@@ -1,5 +1,9 @@
 package dev.locksmith.internal.lock;
 
+import dev.locksmith.internal.observe.LockLabel;
+import dev.locksmith.internal.observe.LockLabels;
+import dev.locksmith.internal.observe.LockObserver;
+import dev.locksmith.internal.observe.WaitObservation;
 import dev.locksmith.DistributedLock;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -31,14 +35,14 @@ abstract class LockFacade implements DistributedLock {
 
     @Override
     public final void lockInterruptibly() throws InterruptedException {
-        acquire(Deadline.never(), WATCHDOG, Waiting.interruptible());
+        observed(Deadline.never(), WATCHDOG, Waiting.interruptible());
     }
 
     @Override
     public final boolean tryLock() {
         Waiting waiting = Waiting.uninterruptible();
         try {
-            return acquire(Deadline.in(0), WATCHDOG, waiting);
+            return observed(Deadline.in(0), WATCHDOG, waiting);
         } catch (InterruptedException e) {
             throw new IllegalStateException("An uninterruptible attempt was interrupted", e);
         } finally {
@@ -49,7 +53,7 @@ abstract class LockFacade implements DistributedLock {
     @Override
     public final boolean tryLock(long waitTime, TimeUnit unit) throws InterruptedException {
         long waitNanos = TimeLimits.requireUnit(unit, describe()).toNanos(waitTime);
-        return acquire(Deadline.in(waitNanos), WATCHDOG, Waiting.interruptible());
+        return observed(Deadline.in(waitNanos), WATCHDOG, Waiting.interruptible());
     }
 
     @Override
@@ -57,7 +61,7 @@ abstract class LockFacade implements DistributedLock {
         long waitNanos = TimeLimits.requireUnit(unit, describe()).toNanos(waitTime);
         long lease = leaseTime == WATCHDOG ? WATCHDOG
                 : TimeLimits.leaseMillis(leaseTime, unit, describe(), "use -1 for a watchdog lease");
-        return acquire(Deadline.in(waitNanos), lease, Waiting.interruptible());
+        return observed(Deadline.in(waitNanos), lease, Waiting.interruptible());
     }
 
     @Override
@@ -69,13 +73,51 @@ abstract class LockFacade implements DistributedLock {
     private void acquireUninterruptibly(long leaseMillis) {
         Waiting waiting = Waiting.uninterruptible();
         try {
-            acquire(Deadline.never(), leaseMillis, waiting);
+            observed(Deadline.never(), leaseMillis, waiting);
         } catch (InterruptedException e) {
             throw new IllegalStateException("An uninterruptible wait was interrupted", e);
         } finally {
             waiting.finish();
         }
     }
+
+    /**
+     * One acquisition, as the manager's observer sees it: a wait with its outcome.
+     */
+    private boolean observed(Deadline deadline, long leaseMillis, Waiting waiting) throws InterruptedException {
+        WaitObservation wait = observer().waitStarted(label(), LockLabels.traced());
+        boolean acquired;
+        try {
+            acquired = acquire(deadline, leaseMillis, waiting);
+        } catch (InterruptedException e) {
+            wait.interrupted();
+            throw e;
+        } catch (RuntimeException | Error e) {
+            wait.failed(e);
+            throw e;
+        }
+        if (acquired) {
+            wait.acquired(grantedToken());
+        } else {
+            wait.timedOut();
+        }
+        return acquired;
+    }
+
+    /**
+     * @return who is told of this lock's waits
+     */
+    abstract LockObserver observer();
+
+    /**
+     * @return how metrics and spans name this lock
+     */
+    abstract LockLabel label();
+
+    /**
+     * @return the fencing token the current thread holds this lock with, or -1 if it has none
+     */
+    abstract long grantedToken();
 
     /**
      * One acquisition. An uninterruptible {@code waiting} never makes it throw

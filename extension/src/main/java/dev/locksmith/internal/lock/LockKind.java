@@ -19,6 +19,14 @@ abstract class LockKind {
     abstract String describe();
 
     /**
+     * @return how metrics name this kind: {@code reentrant}, {@code fair}, {@code read} or {@code write}
+     */
+    String metricName() {
+        String description = describe();
+        return description.equals("lock") ? "reentrant" : description.substring(0, description.indexOf(' '));
+    }
+
+    /**
      * @return the keys of this kind's lock of that name
      */
     abstract LockKeys keys(String prefix, String name);

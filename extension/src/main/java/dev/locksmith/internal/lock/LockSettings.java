@@ -20,9 +20,10 @@ import java.util.concurrent.ThreadFactory;
  * @param watchdogScheduler the container's scheduler for lease renewal, or null to use a private one
  * @param fenceLifetime     how long a fencing counter lives from its seeding
  * @param threadFactory     where Redis I/O threads come from (a container's ManagedThreadFactory), or null
+ * @param telemetry         what the manager tells operators: metrics, spans, Flight Recorder, its identity in Redis
  */
 public record LockSettings(List<RedisURI> uris, RedisMode mode, String keyPrefix, Duration lease,
                            Duration commandTimeout, int syncReplicas, Duration syncTimeout,
                            ScheduledExecutorService watchdogScheduler, Duration fenceLifetime,
-                           ThreadFactory threadFactory) {
+                           ThreadFactory threadFactory, TelemetrySettings telemetry) {
 }

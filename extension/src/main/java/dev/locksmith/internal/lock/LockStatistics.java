@@ -7,9 +7,13 @@ package dev.locksmith.internal.lock;
  * @param contendedNames     locks some thread of this manager is acquiring
  * @param holds              holds this manager has
  * @param renewed            holds the watchdog renews
+ * @param leasesLost         holds found lost since the manager started
  */
-public record LockStatistics(int subscribedChannels, int contendedNames, int holds, int renewed) {
+public record LockStatistics(int subscribedChannels, int contendedNames, int holds, int renewed, long leasesLost) {
 
+    /**
+     * @return what is under way, for leak checks: the lost-lease count is history, not state
+     */
     @Override
     public String toString() {
         return "channels=" + subscribedChannels + ", contended names=" + contendedNames + ", holds=" + holds

@@ -1,5 +1,8 @@
 package dev.locksmith.internal.lock;
 
+import dev.locksmith.internal.observe.CallContext;
+import dev.locksmith.internal.observe.LockLabel;
+import dev.locksmith.internal.observe.LockObserver;
 import dev.locksmith.DistributedLock;
 import dev.locksmith.internal.lease.Hold;
 import java.time.Duration;
@@ -39,6 +42,22 @@ final class MultiLock extends LockFacade {
     @Override
     public String getName() {
         return name;
+    }
+
+    @Override
+    LockObserver observer() {
+        return locks.get(0) instanceof LockFacade ours ? ours.observer() : LockObserver.NONE;
+    }
+
+    @Override
+    LockLabel label() {
+        CallContext call = CallContext.current();
+        return new LockLabel(name, "multi", call != null && call.template() != null ? call.template() : "multi");
+    }
+
+    @Override
+    long grantedToken() {
+        return -1;
     }
 
     @Override

@@ -11,6 +11,13 @@ final class OwnerIds {
     private final String managerId = UUID.randomUUID().toString();
     private final AtomicLong requests = new AtomicLong();
 
+    /**
+     * @return this manager's id, the first part of each of its owner ids
+     */
+    String managerId() {
+        return managerId;
+    }
+
     String current() {
         return of(Thread.currentThread());
     }

@@ -46,7 +46,8 @@ final class ReadWriteKind extends LockKind {
     @Override
     ScriptCall acquisition(LockKeys keys, AcquireRequest request) {
         return LockScript.list(read ? "acquire-read" : "acquire-write", new String[] {keys.lock(), keys.fence()},
-                request.owner(), Long.toString(request.leaseMillis()), Long.toString(request.counterLifetimeMillis()));
+                request.owner(), Long.toString(request.leaseMillis()), Long.toString(request.counterLifetimeMillis()),
+                Long.toString(request.sinceMillis()), request.threadName());
     }
 
     @Override

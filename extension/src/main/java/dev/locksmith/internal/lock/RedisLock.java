@@ -1,5 +1,7 @@
 package dev.locksmith.internal.lock;
 
+import dev.locksmith.internal.observe.LockLabel;
+import dev.locksmith.internal.observe.LockObserver;
 import dev.locksmith.LockLostException;
 import dev.locksmith.internal.lease.Hold;
 import dev.locksmith.internal.redis.ScriptCall;
@@ -216,6 +218,22 @@ final class RedisLock extends LockFacade implements ReleasableByOwner {
     @Override
     public Hold currentHold() {
         return currentHold(context.owners().current());
+    }
+
+    @Override
+    LockObserver observer() {
+        return context.observer();
+    }
+
+    @Override
+    LockLabel label() {
+        return context.labels().of(name, kind.metricName());
+    }
+
+    @Override
+    long grantedToken() {
+        Hold hold = currentHold();
+        return hold == null ? -1 : hold.fencingToken();
     }
 
     private Hold currentHold(String owner) {

@@ -50,6 +50,23 @@ public final class RedisErrors {
 
     /**
      * @param failure a failure of a Redis call
+     * @return its class for metrics: {@code transient}, or the code Redis answered with (such as
+     *         {@code NOPERM}), or the client's exception
+     */
+    public static String kind(Throwable failure) {
+        if (isTransient(failure)) {
+            return "transient";
+        }
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof RedisCommandExecutionException answer) {
+                return code(answer);
+            }
+        }
+        return failure.getClass().getSimpleName();
+    }
+
+    /**
+     * @param failure a failure of a Redis call
      * @return what Redis answered, quoted, with the fix where one is known; or the client's reason
      */
     public static String describe(Throwable failure) {

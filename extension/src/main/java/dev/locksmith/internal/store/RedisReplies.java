@@ -1,5 +1,6 @@
 package dev.locksmith.internal.store;
 
+import dev.locksmith.internal.observe.LockObserver;
 import dev.locksmith.LockException;
 import dev.locksmith.internal.redis.RedisErrors;
 import java.time.Duration;
@@ -17,13 +18,23 @@ import java.util.concurrent.TimeoutException;
  */
 public final class RedisReplies {
     private final long limitNanos;
+    private final LockObserver observer;
 
     /**
      * @param commandTimeout the client's command timeout
      */
     public RedisReplies(Duration commandTimeout) {
+        this(commandTimeout, LockObserver.NONE);
+    }
+
+    /**
+     * @param commandTimeout the client's command timeout
+     * @param observer       told of every failed reply
+     */
+    public RedisReplies(Duration commandTimeout, LockObserver observer) {
         // Lettuce times the command out itself; this bound only guards against a reply that never completes.
         this.limitNanos = commandTimeout.multipliedBy(2).plusSeconds(1).toNanos();
+        this.observer = observer;
     }
 
     /**
@@ -44,9 +55,11 @@ public final class RedisReplies {
                 } catch (InterruptedException e) {
                     interrupted = true;
                 } catch (ExecutionException e) {
+                    observer.redisError(RedisErrors.kind(e.getCause()));
                     throw failure(what, e.getCause());
                 } catch (TimeoutException e) {
                     future.cancel(false);
+                    observer.redisError("transient");
                     throw new LockException(what + ": Redis did not answer within "
                             + Duration.ofNanos(limitNanos).toMillis() + " ms", e);
                 }

@@ -29,7 +29,7 @@ class ConfigurationDocTest {
 
         for (ConfigKey key : ConfigKey.values()) {
             assertThat(doc).as("row of %s", key.key())
-                    .contains("| `" + key.key() + "` | `" + key.defaultValue() + "` |");
+                    .contains("| `" + key.key() + "` | `" + key.documentedDefault() + "` |");
         }
     }
 

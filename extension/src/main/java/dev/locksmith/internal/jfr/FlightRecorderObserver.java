@@ -1,0 +1,93 @@
+package dev.locksmith.internal.jfr;
+
+import dev.locksmith.internal.observe.HoldObservation;
+import dev.locksmith.internal.observe.LockLabel;
+import dev.locksmith.internal.observe.LockObserver;
+import dev.locksmith.internal.observe.WaitObservation;
+
+/**
+ * Writes {@code dev.locksmith.LockWait}, {@code LockHeld} and {@code LockLost} events. Each is
+ * begun and committed only when Flight Recorder records it, so without a recording the cost is
+ * a check per wait and per hold.
+ */
+public final class FlightRecorderObserver implements LockObserver {
+
+    @Override
+    public WaitObservation waitStarted(LockLabel label, boolean traced) {
+        LockWaitEvent event = new LockWaitEvent();
+        if (!event.isEnabled()) {
+            return WaitObservation.NONE;
+        }
+        event.begin();
+        return new WaitObservation() {
+            @Override
+            public void acquired(long fencingToken) {
+                event.fencingToken = fencingToken;
+                end("acquired");
+            }
+
+            @Override
+            public void timedOut() {
+                end("timeout");
+            }
+
+            @Override
+            public void interrupted() {
+                end("interrupted");
+            }
+
+            @Override
+            public void failed(Throwable failure) {
+                end("error");
+            }
+
+            private void end(String outcome) {
+                event.end();
+                if (event.shouldCommit()) {
+                    event.lockName = label.name();
+                    event.kind = label.kind();
+                    event.template = label.template();
+                    event.outcome = outcome;
+                    event.commit();
+                }
+            }
+        };
+    }
+
+    @Override
+    public HoldObservation holdStarted(LockLabel label, long fencingToken) {
+        LockHeldEvent held = new LockHeldEvent();
+        if (held.isEnabled()) {
+            held.begin();
+        }
+        return new HoldObservation() {
+            @Override
+            public void lost() {
+                held.lost = true;
+                LockLostEvent event = new LockLostEvent();
+                if (event.isEnabled()) {
+                    event.lockName = label.name();
+                    event.kind = label.kind();
+                    event.template = label.template();
+                    event.fencingToken = fencingToken;
+                    event.commit();
+                }
+            }
+
+            @Override
+            public void ended() {
+                if (!held.isEnabled()) {
+                    return;
+                }
+                held.end();
+                if (held.shouldCommit()) {
+                    held.lockName = label.name();
+                    held.kind = label.kind();
+                    held.template = label.template();
+                    held.fencingToken = fencingToken;
+                    held.commit();
+                }
+            }
+        };
+    }
+}

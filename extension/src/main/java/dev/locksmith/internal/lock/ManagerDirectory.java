@@ -1,0 +1,101 @@
+package dev.locksmith.internal.lock;
+
+import dev.locksmith.internal.redis.ScriptCall;
+import dev.locksmith.internal.store.LockScript;
+import dev.locksmith.internal.store.LockStore;
+import dev.locksmith.internal.store.RedisReplies;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Keeps this manager's description (host, process id, application) in Redis under
+ * {@code <prefix>manager:<id>}, so that any process can say who holds a lock: a hold names only
+ * its owner id, which starts with the manager's id. Published at start and every lease, living
+ * three leases, withdrawn on close: one small write per manager per lease, none per lock.
+ */
+final class ManagerDirectory implements AutoCloseable {
+    private static final Logger LOG = System.getLogger(ManagerDirectory.class.getName());
+
+    private final LockStore store;
+    private final RedisReplies replies;
+    private final String key;
+    private final String description;
+    private final long lifetimeMillis;
+    private final ScheduledFuture<?> refresh;
+
+    private ManagerDirectory(LockStore store, RedisReplies replies, String key, String description, long leaseMillis,
+            ScheduledExecutorService scheduler) {
+        this.store = store;
+        this.replies = replies;
+        this.key = key;
+        this.description = description;
+        this.lifetimeMillis = 3 * leaseMillis;
+        replies.await(store.everywhere(call(description)), "Publishing this manager's description");
+        this.refresh = scheduler.scheduleAtFixedRate(this::publish, leaseMillis, leaseMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Publishes the description now and keeps it published.
+     */
+    static ManagerDirectory start(LockStore store, RedisReplies replies, String keyPrefix, String managerId,
+            String applicationName, long leaseMillis, ScheduledExecutorService scheduler) {
+        return new ManagerDirectory(store, replies, keyOf(keyPrefix, managerId),
+                describeThisProcess(applicationName), leaseMillis, scheduler);
+    }
+
+    /**
+     * @return the key of the manager with that id
+     */
+    static String keyOf(String keyPrefix, String managerId) {
+        return keyPrefix + "manager:" + managerId;
+    }
+
+    private static String describeThisProcess(String applicationName) {
+        return "pid " + ProcessHandle.current().pid() + " on " + hostName()
+                + (applicationName == null || applicationName.isBlank() ? "" : ", application " + applicationName);
+    }
+
+    private static String hostName() {
+        String fromEnvironment = System.getenv("HOSTNAME");
+        if (fromEnvironment != null && !fromEnvironment.isBlank()) {
+            return fromEnvironment;
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "an unknown host";
+        }
+    }
+
+    private void publish() {
+        try {
+            store.everywhere(call(description)).whenComplete((done, failure) -> {
+                if (failure != null) {
+                    LOG.log(Level.DEBUG, "Could not refresh this manager's description; retrying next lease", failure);
+                }
+            });
+        } catch (RuntimeException e) {
+            // A thrown exception would cancel the periodic task.
+            LOG.log(Level.DEBUG, "Could not refresh this manager's description; retrying next lease", e);
+        }
+    }
+
+    private ScriptCall call(String text) {
+        return LockScript.integer("manager", new String[] {key}, text, Long.toString(lifetimeMillis));
+    }
+
+    @Override
+    public void close() {
+        refresh.cancel(false);
+        try {
+            replies.await(store.everywhere(call("")), "Withdrawing this manager's description");
+        } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, "Could not withdraw this manager's description; it expires by itself", e);
+        }
+    }
+}
