@@ -3,6 +3,7 @@ package dev.locksmith.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locksmith.DistributedLock;
+import jakarta.json.JsonObject;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -205,6 +206,12 @@ abstract class SampleChecks {
             return;
         }
         Readiness.awaitStatus(cluster().clients(), "UP", Duration.ofMinutes(1));
+        for (SampleClient server : cluster().clients()) {
+            JsonObject check = server.readiness().body().getJsonArray("checks").stream().map(JsonObject.class::cast)
+                    .filter(each -> each.getString("name").equals("locksmith-redis")).findFirst().orElseThrow();
+            assertThat(check.getJsonObject("data").keySet()).as("readiness data of %s", server.name())
+                    .contains("redis", "locksHeld", "leasesLostSinceStart");
+        }
         try {
             cluster().redis().close();
             Readiness.awaitStatus(cluster().clients(), "DOWN", Duration.ofMinutes(1));
@@ -238,5 +245,49 @@ abstract class SampleChecks {
         assertThat(dying).failsWithin(SOON);
         System.out.println(cluster().runtime() + ": a killed holder's lock was free " + waited.toMillis()
                 + " ms after kill -9 (lease " + SampleCluster.LEASE.toMillis() + " ms)");
+    }
+
+    @Test
+    @Order(9)
+    void describeNamesTheOtherServersHolder() throws Exception {
+        String sku = SampleCluster.freshSku("described");
+        first().restock(sku, 10);
+        CompletableFuture<Reply> holding;
+        try (DatabaseGates.Gate row = DatabaseGates.holdRow(database(), sku)) {
+            holding = first().reserveAsync(sku, 1, Via.CDI);
+            DatabaseGates.awaitWaiting(database(), 1, SOON);
+
+            Reply described = second().describeLock("stock:" + sku);
+
+            assertThat(described.status()).as("%s", described).isEqualTo(200);
+            JsonObject holder = described.body().getJsonArray("holders").getJsonObject(0);
+            assertThat(holder.getString("process")).as("the first server's JVM")
+                    .startsWith("pid " + cluster().process(0).pid() + " on ");
+            assertThat(holder.getString("mode")).isEqualTo("exclusive");
+            assertThat(holder.getString("thread")).isNotBlank();
+            assertThat(holder.getJsonNumber("fencingToken").longValue()).isPositive();
+        }
+        assertThat(holding.get(SOON.toSeconds(), TimeUnit.SECONDS).status()).isEqualTo(201);
+        assertThat(second().describeLock("stock:" + sku).body().getJsonArray("holders")).isEmpty();
+    }
+
+    @Test
+    @Order(10)
+    void contendedReservationsShowInTheExportedMetrics() throws Exception {
+        if (!cluster().runtime().exportsMetrics()) {
+            return;
+        }
+        String sku = SampleCluster.freshSku("metered");
+        first().restock(sku, 100);
+        ExportedMetrics before = ExportedMetrics.settled(cluster(), SOON);
+        List<CompletableFuture<Reply>> reservations = IntStream.range(0, 20)
+                .mapToObj(i -> cluster().server(i % 2).reserveAsync(sku, 1, Via.CDI)).toList();
+        for (CompletableFuture<Reply> reservation : reservations) {
+            assertThat(reservation.get(SOON.toSeconds(), TimeUnit.SECONDS).status()).isEqualTo(201);
+        }
+        ExportedMetrics grown = ExportedMetrics.settled(cluster(), SOON).minus(before);
+
+        assertThat(grown).as("acquisitions of stock:{sku}, and waits that acquired it, over both servers")
+                .isEqualTo(new ExportedMetrics(20, 20));
     }
 }

@@ -8,11 +8,13 @@ import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.metrics.DoubleHistogram;
+import io.opentelemetry.api.metrics.DoubleHistogramBuilder;
 import io.opentelemetry.api.metrics.LongCounter;
 import io.opentelemetry.api.metrics.Meter;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -31,6 +33,9 @@ public final class OpenTelemetryObserver implements LockObserver {
     static final AttributeKey<Double> WAITED = AttributeKey.doubleKey("locksmith.lock.wait.duration");
     static final AttributeKey<String> ERROR = AttributeKey.stringKey("error.type");
 
+    private static final List<Double> SECONDS = List.of(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
+            2.5, 5.0, 10.0, 30.0, 60.0);
+
     private final Tracer tracer;
     private final DoubleHistogram waitDuration;
     private final DoubleHistogram holdDuration;
@@ -46,10 +51,10 @@ public final class OpenTelemetryObserver implements LockObserver {
     private OpenTelemetryObserver(OpenTelemetry openTelemetry) {
         Meter meter = openTelemetry.getMeter(SCOPE);
         tracer = openTelemetry.getTracer(SCOPE);
-        waitDuration = meter.histogramBuilder("locksmith.lock.wait.duration").setUnit("s")
-                .setDescription("How long callers waited for a lock, by outcome").build();
-        holdDuration = meter.histogramBuilder("locksmith.lock.hold.duration").setUnit("s")
-                .setDescription("How long a lock was held, from its grant to its release").build();
+        waitDuration = inSeconds(meter.histogramBuilder("locksmith.lock.wait.duration").setUnit("s")
+                .setDescription("How long callers waited for a lock, by outcome")).build();
+        holdDuration = inSeconds(meter.histogramBuilder("locksmith.lock.hold.duration").setUnit("s")
+                .setDescription("How long a lock was held, from its grant to its release")).build();
         acquisitions = meter.counterBuilder("locksmith.lock.acquisitions").setUnit("{acquisition}")
                 .setDescription("Locks acquired").build();
         timeouts = meter.counterBuilder("locksmith.lock.timeouts").setUnit("{timeout}")
@@ -68,6 +73,19 @@ public final class OpenTelemetryObserver implements LockObserver {
         meter.gaugeBuilder("locksmith.lock.waiters").ofLongs().setUnit("{thread}")
                 .setDescription("Threads of this process waiting for a lock now")
                 .buildWithCallback(gauge -> waiting.forEach((attributes, count) -> gauge.record(count.get(), attributes)));
+    }
+
+    /**
+     * Buckets for durations in seconds, from 1 ms to a minute; the SDK's default buckets are
+     * meant for milliseconds. An API older than 1.32 has no advice, and keeps the SDK's.
+     */
+    private static DoubleHistogramBuilder inSeconds(DoubleHistogramBuilder histogram) {
+        try {
+            histogram.setExplicitBucketBoundariesAdvice(SECONDS);
+        } catch (NoSuchMethodError | UnsupportedOperationException e) {
+            // the server's OpenTelemetry API predates bucket advice
+        }
+        return histogram;
     }
 
     /**

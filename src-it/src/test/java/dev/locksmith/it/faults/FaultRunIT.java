@@ -17,7 +17,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * A randomized fault run in the spirit of Jepsen. Three worker JVMs of eight threads each lock a
@@ -41,6 +43,7 @@ class FaultRunIT {
     private int workersStarted;
 
     @Test
+    @Timeout(value = 3, unit = TimeUnit.HOURS) // the run's own duration decides; failsafe's fork timeout backs it up
     void noTwoHoldersNoStaleWriteAcceptedNoWriteLostUnderRandomFaults() throws Exception {
         Duration duration = Duration.parse(System.getProperty("faultrun.duration", "PT60S"));
         long seed = Long.getLong("faultrun.seed", System.nanoTime());

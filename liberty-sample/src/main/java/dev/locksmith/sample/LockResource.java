@@ -1,0 +1,34 @@
+package dev.locksmith.sample;
+
+import dev.locksmith.LockInfo;
+import dev.locksmith.LockManager;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+/**
+ * {@code GET /api/locks/{name}}: who holds a lock now, from any server, as
+ * {@link LockManager#describe(String)} tells it. For a stuck job, this is where to look first.
+ *
+ * <pre>
+ * GET /api/locks/stock:espresso -> 200 {"name": "stock:espresso", "holders": [{"owner", "mode", "process",
+ *                                  "thread", "holdCount", "fencingToken", "since", "leaseLeft"}],
+ *                                  "waitingInQueue": 0, "waitingProcesses": 1, "held": true}
+ * </pre>
+ */
+@Path("/locks/{name}")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+public class LockResource {
+    @Inject
+    LockManager locks;
+
+    @GET
+    public LockInfo describe(@PathParam("name") String name) {
+        return locks.describe(name);
+    }
+}

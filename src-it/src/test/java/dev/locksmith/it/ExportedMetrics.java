@@ -1,0 +1,99 @@
+package dev.locksmith.it;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Locksmith's metrics as the servers' OpenTelemetry console exporter printed them last: the
+ * acquisitions and the count of acquired waits of {@code @Locked("stock:{sku}")}, summed over the
+ * servers. The exporter prints cumulative values every few seconds.
+ *
+ * @param acquisitions {@code locksmith.lock.acquisitions} of reentrant {@code stock:{sku}}
+ * @param acquiredWaits {@code locksmith.lock.wait.duration} count, outcome acquired
+ */
+record ExportedMetrics(long acquisitions, long acquiredWaits) {
+    private static final String TEMPLATE = "stock:{sku}";
+    // Attribute values are quoted and may hold braces ("stock:{sku}"): the list ends at "}.
+    private static final Pattern ATTRIBUTES = Pattern.compile("[aA]ttributes=\\{(.*?\")\\}");
+    private static final Pattern SUM_VALUE = Pattern.compile(", value=(\\d+)");
+    private static final Pattern HISTOGRAM_COUNT = Pattern.compile("getCount=(\\d+)");
+
+    /**
+     * Waits until each server has exported twice more, so that the figures include everything
+     * done before this call, then reads them.
+     */
+    static ExportedMetrics settled(SampleCluster cluster, Duration timeout) throws InterruptedException {
+        long[] exportsBefore = new long[2];
+        for (int i = 0; i < 2; i++) {
+            exportsBefore[i] = exports(cluster.process(i).log());
+        }
+        long end = System.nanoTime() + timeout.toNanos();
+        for (int i = 0; i < 2; i++) {
+            while (exports(cluster.process(i).log()) < exportsBefore[i] + 2) {
+                if (System.nanoTime() > end) {
+                    throw new AssertionError(cluster.process(i).name() + " exported no metrics within " + timeout
+                            + "; is MicroProfile Telemetry on, with OTEL_METRICS_EXPORTER=console?");
+                }
+                Thread.sleep(200);
+            }
+        }
+        return latest(cluster);
+    }
+
+    private static long exports(List<String> log) {
+        return log.stream().filter(line -> line.contains("Received a collection of")).count();
+    }
+
+    static ExportedMetrics latest(SampleCluster cluster) {
+        long acquisitions = 0;
+        long waits = 0;
+        for (int i = 0; i < 2; i++) {
+            List<String> log = cluster.process(i).log();
+            acquisitions += last(log, "locksmith.lock.acquisitions", SUM_VALUE);
+            waits += last(log, "locksmith.lock.wait.duration", HISTOGRAM_COUNT);
+        }
+        return new ExportedMetrics(acquisitions, waits);
+    }
+
+    /**
+     * @return how much each figure grew since {@code before}
+     */
+    ExportedMetrics minus(ExportedMetrics before) {
+        return new ExportedMetrics(acquisitions - before.acquisitions, acquiredWaits - before.acquiredWaits);
+    }
+
+    private static long last(List<String> log, String metric, Pattern value) {
+        for (int i = log.size() - 1; i >= 0; i--) {
+            String line = log.get(i);
+            if (line.contains("name=" + metric + ",")) {
+                return sumOfPoints(line, value);
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * The exporter prints each point as {@code Immutable...PointData{..., attributes={...}, ..., value=N, ...}}
+     * (sums) or {@code ...getAttributes={...}, ..., getCount=N, ...} (histograms).
+     */
+    private static long sumOfPoints(String line, Pattern value) {
+        long sum = 0;
+        String[] points = line.split("PointData\\{");
+        for (int i = 1; i < points.length; i++) {
+            Matcher attributes = ATTRIBUTES.matcher(points[i]);
+            Matcher number = value.matcher(points[i]);
+            if (attributes.find() && number.find() && matches(attributes.group(1))) {
+                sum += Long.parseLong(number.group(1));
+            }
+        }
+        return sum;
+    }
+
+    private static boolean matches(String attributes) {
+        return attributes.contains("locksmith.lock.name=\"" + TEMPLATE + "\"")
+                && attributes.contains("locksmith.lock.kind=\"reentrant\"")
+                && (!attributes.contains("outcome") || attributes.contains("outcome=\"acquired\""));
+    }
+}
