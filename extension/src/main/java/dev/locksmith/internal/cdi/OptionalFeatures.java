@@ -15,7 +15,8 @@ final class OptionalFeatures {
             OptionalApi.HEALTH, "no readiness check",
             OptionalApi.JTA, "locks are released when the locked call returns, not after a transaction",
             OptionalApi.CONCURRENCY, "the watchdog and Redis I/O run on Locksmith's own threads",
-            OptionalApi.OPENTELEMETRY, "no metrics or spans; Flight Recorder events only");
+            OptionalApi.OPENTELEMETRY, "no metrics or spans",
+            OptionalApi.FLIGHT_RECORDER, "no Flight Recorder events");
 
     private OptionalFeatures() {
     }

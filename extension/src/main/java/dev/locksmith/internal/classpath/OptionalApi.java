@@ -17,7 +17,9 @@ public enum OptionalApi {
     /** Jakarta Concurrency: the watchdog and Redis I/O on the container's threads. */
     CONCURRENCY("Jakarta Concurrency", "jakarta.enterprise.concurrent.ManagedScheduledExecutorService"),
     /** OpenTelemetry (MicroProfile Telemetry): metrics and spans. */
-    OPENTELEMETRY("OpenTelemetry", "io.opentelemetry.api.OpenTelemetry");
+    OPENTELEMETRY("OpenTelemetry", "io.opentelemetry.api.OpenTelemetry"),
+    /** Flight Recorder: in every JDK, but hidden from applications by some module systems (WildFly's). */
+    FLIGHT_RECORDER("Flight Recorder", "jdk.jfr.Event");
 
     private final String title;
     private final String probeClass;

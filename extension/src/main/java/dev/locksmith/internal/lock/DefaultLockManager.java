@@ -5,6 +5,7 @@ import dev.locksmith.DistributedReadWriteLock;
 import dev.locksmith.LockException;
 import dev.locksmith.LockInfo;
 import dev.locksmith.LockManager;
+import dev.locksmith.internal.classpath.OptionalApi;
 import dev.locksmith.internal.lease.LeaseKeeper;
 import dev.locksmith.internal.observe.LockObserver;
 import dev.locksmith.internal.redis.RedisResources;
@@ -82,7 +83,7 @@ public final class DefaultLockManager implements LockManager {
                     + "; Redis I/O threads come from " + (settings.threadFactory() != null
                     ? "the given thread factory " + settings.threadFactory() : "Lettuce's own daemon threads")
                     + "; OpenTelemetry metrics and spans " + (settings.telemetry().recordsOpenTelemetry() ? "on" : "off")
-                    + ", Flight Recorder events on");
+                    + ", Flight Recorder events " + (OptionalApi.FLIGHT_RECORDER.isPresent() ? "on" : "off"));
             return new DefaultLockManager(resources, privateScheduler, context, directory);
         } catch (RuntimeException e) {
             if (leases != null) {

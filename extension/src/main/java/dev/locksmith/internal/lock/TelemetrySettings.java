@@ -46,11 +46,13 @@ public record TelemetrySettings(boolean enabled, Object openTelemetry, List<Stri
      */
     LockObserver observer() {
         List<LockObserver> observers = new ArrayList<>();
-        observers.add(new FlightRecorderObserver());
+        if (OptionalApi.FLIGHT_RECORDER.isPresent()) {
+            observers.add(new FlightRecorderObserver());
+        }
         if (enabled && openTelemetry != null) {
             observers.add(OpenTelemetryObserver.of(openTelemetry));
         }
-        return Observers.of(observers);
+        return observers.isEmpty() ? LockObserver.NONE : Observers.of(observers);
     }
 
     /**
