@@ -33,6 +33,7 @@ final class BarChart {
     private static final int PANEL_GAP = 60;
     private static final Map<Contender, Color> COLORS = Map.of(
             Contender.LOCKSMITH, new Color(0x2E7D32),
+            Contender.LOCKSMITH_TELEMETRY, new Color(0x81C784),
             Contender.REDISSON, new Color(0xC62828),
             Contender.RAW, new Color(0x616161));
 
@@ -235,7 +236,11 @@ final class BarChart {
     }
 
     private static String shortName(Contender contender) {
-        return contender == Contender.RAW ? "raw" : "Redisson";
+        return switch (contender) {
+            case RAW -> "raw";
+            case LOCKSMITH_TELEMETRY -> "OTel on";
+            default -> "Redisson";
+        };
     }
 
     private static void centered(Graphics2D g, String text, int x, int width, int baseline) {

@@ -1,5 +1,9 @@
 package dev.locksmith.benchmarks;
 
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.metrics.SdkMeterProvider;
+import io.opentelemetry.sdk.metrics.export.PeriodicMetricReader;
+import java.time.Duration;
 import dev.locksmith.DistributedLock;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
@@ -14,11 +18,31 @@ final class LocksmithClient implements LockClient {
     private final LockManager locks;
 
     LocksmithClient(Scenario.Servers servers, List<String> redisUris) {
+        this(builder(servers, redisUris));
+    }
+
+    private LocksmithClient(Locksmith.Builder builder) {
+        this.locks = builder.build();
+    }
+
+    /**
+     * @return Locksmith recording its metrics into an OpenTelemetry SDK whose reader collects
+     *         every second, as a server with MicroProfile Telemetry would
+     */
+    static LocksmithClient withTelemetry(Scenario.Servers servers, List<String> redisUris) {
+        OpenTelemetrySdk sdk = OpenTelemetrySdk.builder()
+                .setMeterProvider(SdkMeterProvider.builder().registerMetricReader(PeriodicMetricReader
+                        .builder(new DiscardingExporter()).setInterval(Duration.ofSeconds(1)).build()).build())
+                .build();
+        return new LocksmithClient(builder(servers, redisUris).openTelemetry(sdk));
+    }
+
+    private static Locksmith.Builder builder(Scenario.Servers servers, List<String> redisUris) {
         Locksmith.Builder builder = Locksmith.builder().redisUri(String.join(",", redisUris));
         if (servers == Scenario.Servers.REDLOCK_MASTERS) {
             builder.mode(RedisMode.REDLOCK);
         }
-        this.locks = builder.build();
+        return builder;
     }
 
     @Override
