@@ -3,6 +3,8 @@ package dev.locksmith.internal.cdi;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locked;
 import jakarta.annotation.Priority;
+import jakarta.enterprise.inject.Intercepted;
+import jakarta.enterprise.inject.spi.Bean;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
@@ -33,6 +35,11 @@ public class LockedInterceptor {
     @Inject
     LocksmithExtension extension;
 
+    /** The bean whose method is intercepted, as CDI knows it: no guessing from proxy class names. */
+    @Inject
+    @Intercepted
+    Bean<?> intercepted;
+
     /**
      * Runs the intercepted call while holding the lock its {@code @Locked} names.
      *
@@ -43,9 +50,7 @@ public class LockedInterceptor {
      */
     @AroundInvoke
     public Object lock(InvocationContext invocation) throws Exception {
-        Class<?> targetClass = invocation.getTarget() == null
-                ? invocation.getMethod().getDeclaringClass() : invocation.getTarget().getClass();
-        LockedOperation operation = extension.lockedMethods().of(targetClass, invocation.getMethod());
+        LockedOperation operation = extension.lockedMethods().of(intercepted.getBeanClass(), invocation.getMethod());
         return LockedCall.run(locks, extension.lifecycle()::unlockDeferral, operation,
                 invocation.getParameters(), invocation::proceed);
     }

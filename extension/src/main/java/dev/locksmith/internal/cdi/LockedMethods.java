@@ -8,8 +8,8 @@ import java.util.function.BiFunction;
 
 /**
  * Every {@code @Locked} business method of the application, resolved when the container started,
- * and the lookup the interceptor makes on each call: by the intercepted instance's class and the
- * method, cached, so each method's binding is resolved once.
+ * and the lookup the interceptor makes on each call: by the intercepted bean's class (as CDI
+ * gives it to the interceptor) and the method, cached, so each method's binding is resolved once.
  */
 final class LockedMethods {
     private final Map<Class<?>, Map<Method, LockedOperation>> byBeanClass = new ConcurrentHashMap<>();
@@ -35,36 +35,23 @@ final class LockedMethods {
     }
 
     /**
-     * @param targetClass the class of the intercepted instance; may be a subclass the container generated
-     * @param method      the intercepted method
+     * @param beanClass the intercepted bean's class
+     * @param method    the intercepted method
      * @return the operation to run
      * @throws IllegalStateException if the method carries no {@code @Locked} at all
      */
-    LockedOperation of(Class<?> targetClass, Method method) {
-        return cache.computeIfAbsent(new Invoked(targetClass, method), this::resolve);
+    LockedOperation of(Class<?> beanClass, Method method) {
+        return cache.computeIfAbsent(new Invoked(beanClass, method), this::resolve);
     }
 
     private LockedOperation resolve(Invoked invoked) {
-        for (Class<?> type = invoked.targetClass(); type != null && type != Object.class; type = type.getSuperclass()) {
+        for (Class<?> type = invoked.beanClass(); type != null && type != Object.class; type = type.getSuperclass()) {
             Map<Method, LockedOperation> methods = byBeanClass.get(type);
             if (methods != null && methods.containsKey(invoked.method())) {
                 return methods.get(invoked.method());
             }
         }
-        return late.apply(beanClassOf(invoked.targetClass()), invoked.method());
-    }
-
-    /**
-     * Skips the subclasses and proxies a container generates: they are synthetic or carry a
-     * {@code $} marker that a user's top-level or nested class name does not end with.
-     */
-    private static Class<?> beanClassOf(Class<?> targetClass) {
-        Class<?> type = targetClass;
-        while (type.getSuperclass() != null && type.getSuperclass() != Object.class
-                && (type.isSynthetic() || type.getName().contains("$$") || type.getName().contains("$Proxy$"))) {
-            type = type.getSuperclass();
-        }
-        return type;
+        return late.apply(invoked.beanClass(), invoked.method());
     }
 
     /**
@@ -78,6 +65,6 @@ final class LockedMethods {
                         + ", which carries no @Locked on the method, the class or a stereotype"));
     }
 
-    private record Invoked(Class<?> targetClass, Method method) {
+    private record Invoked(Class<?> beanClass, Method method) {
     }
 }

@@ -45,9 +45,10 @@ class LockedMethodsTest {
         Method pay = Payments.class.getMethod("pay", String.class);
         Method refund = Payments.class.getMethod("refund", String.class);
 
-        LockedOperation first = methods.of(Payments$$Generated.class, pay);
-        LockedOperation again = methods.of(Payments$$Generated.class, pay);
-        LockedOperation byClass = methods.of(Payments$$Generated.class, refund);
+        // The interceptor passes the bean class CDI gives it (@Intercepted Bean), never a proxy's.
+        LockedOperation first = methods.of(Payments.class, pay);
+        LockedOperation again = methods.of(Payments.class, pay);
+        LockedOperation byClass = methods.of(Payments.class, refund);
 
         assertThat(again).isSameAs(first);
         assertThat(resolutions).hasValue(2);
