@@ -27,6 +27,16 @@ import java.util.concurrent.locks.Lock;
  *
  * <p>Every method throws {@link LockException} when Redis cannot be reached or does not answer
  * in time, and {@link IllegalStateException} once its {@link LockManager} is closed.
+ *
+ * <p><b>Redis round trips.</b> An acquisition of a free lock is one round trip (with
+ * {@link RedisMode#REDLOCK}, one to every master at once); while another holder has it, one more
+ * per attempt, and between attempts the thread sleeps until Redis publishes the release or the
+ * holder's lease runs out, without polling. A re-entry, an {@link #unlock()}, {@link #isLocked()},
+ * {@link #isHeldByCurrentThread()}, {@link #remainingLease()} and {@link #forceUnlock()} are one
+ * round trip each. {@link #getHoldCount()} and {@link #fencingToken()} need none (the holder
+ * knows), except the first {@code fencingToken()} of a RedLock hold, which tells the masters.
+ * Lease renewal is the watchdog's: one round trip per server every third of the lease, for all
+ * of a manager's holds together.
  */
 public interface DistributedLock extends Lock {
 
@@ -38,6 +48,9 @@ public interface DistributedLock extends Lock {
     /**
      * Waits without limit until the lock is acquired; the watchdog keeps the lease while it is held.
      * An interrupt does not stop the wait; the thread's interrupt status is restored on return.
+     *
+     * @throws LockException if Redis refuses the request (a missing permission, say); a Redis
+     *                       that cannot be reached is waited for
      */
     @Override
     void lock();
@@ -46,9 +59,10 @@ public interface DistributedLock extends Lock {
      * Waits without limit until the lock is acquired with a fixed lease and no watchdog: the hold
      * expires by itself after {@code leaseTime} unless it is released first.
      *
-     * @param leaseTime how long the hold lasts; positive
+     * @param leaseTime how long the hold lasts; positive, at most 100 years
      * @param unit      the unit of {@code leaseTime}
-     * @throws IllegalArgumentException if {@code leaseTime} is not positive or {@code unit} is null
+     * @throws IllegalArgumentException if {@code leaseTime} is not positive or too long, or {@code unit} is null
+     * @throws LockException            if Redis refuses the request
      */
     void lock(long leaseTime, TimeUnit unit);
 
@@ -61,9 +75,10 @@ public interface DistributedLock extends Lock {
     void lockInterruptibly() throws InterruptedException;
 
     /**
-     * Makes one attempt, without waiting.
+     * Makes one attempt, without waiting: one round trip.
      *
      * @return true if the lock is now held by the current thread (watchdog lease)
+     * @throws LockException if Redis cannot be reached or refuses the request
      */
     @Override
     boolean tryLock();
@@ -72,8 +87,12 @@ public interface DistributedLock extends Lock {
      * Waits up to {@code waitTime} for the lock; the watchdog keeps the lease once acquired. A
      * wait of zero or less makes one attempt.
      *
+     * @param waitTime how long to wait
+     * @param unit     the unit of {@code waitTime}
      * @return true if acquired, false if the wait time elapsed first
-     * @throws InterruptedException if interrupted while waiting; nothing is held then
+     * @throws InterruptedException     if interrupted while waiting; nothing is held then
+     * @throws IllegalArgumentException if {@code unit} is null
+     * @throws LockException            if Redis refuses the request
      */
     @Override
     boolean tryLock(long waitTime, TimeUnit unit) throws InterruptedException;
@@ -86,7 +105,8 @@ public interface DistributedLock extends Lock {
      * @param unit      the unit of both times
      * @return true if acquired, false if the wait time elapsed first
      * @throws InterruptedException     if interrupted while waiting; nothing is held then
-     * @throws IllegalArgumentException if {@code leaseTime} is neither positive nor -1
+     * @throws IllegalArgumentException if {@code leaseTime} is neither positive nor -1, or too long
+     * @throws LockException            if Redis refuses the request
      */
     boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException;
 
@@ -105,6 +125,7 @@ public interface DistributedLock extends Lock {
      * that is still working will find the loss on its next {@link #unlock()}.
      *
      * @return true if a hold was removed
+     * @throws LockException if Redis cannot be reached
      */
     boolean forceUnlock();
 
@@ -125,6 +146,7 @@ public interface DistributedLock extends Lock {
 
     /**
      * @return how long the current lease has left, {@link Duration#ZERO} when not locked
+     * @throws LockException if Redis cannot be reached
      */
     Duration remainingLease();
 
@@ -135,6 +157,7 @@ public interface DistributedLock extends Lock {
      *
      * @return the fencing token of the current thread's hold
      * @throws IllegalMonitorStateException if the current thread does not hold the lock
+     * @throws LockLostException            if the hold was lost: its token is stale
      */
     long fencingToken();
 
