@@ -17,22 +17,20 @@ import java.util.Map;
  * one of its feature sets, its own output folder, free loopback ports and the given environment.
  * Started means the sample application and the server both reported themselves started.
  */
-final class LibertyServer implements SampleServer {
+final class LibertyServer extends ProcessServer {
     // Both: the application started, and the server opened its ports (ready to run a smarter planet).
     private static final List<String> STARTED = List.of("CWWKZ0001I", "CWWKF0011I");
     // application failed, server failed to start, port in use
     private static final List<String> FAILURES = List.of("CWWKZ0002E", "CWWKE0005E", "CWWKO0221E");
     private static final Duration START_TIMEOUT = Duration.ofMinutes(4);
 
-    private final String name;
     private final String features;
     private final Path outputDir;
     private final Map<String, String> environment;
     private int httpPort;
-    private ServerProcess process;
 
     private LibertyServer(String name, String features, Path outputDir, Map<String, String> environment) {
-        this.name = name;
+        super(name);
         this.features = features;
         this.outputDir = outputDir;
         this.environment = Map.copyOf(environment);
@@ -76,10 +74,10 @@ final class LibertyServer implements SampleServer {
         // Used only by feature sets that open these ports (full: messaging, ORB).
         env.put("JMS_PORT", Integer.toString(FreePorts.next()));
         env.put("IIOP_PORT", Integer.toString(FreePorts.next()));
-        env.put("SAMPLE_INSTANCE", name);
+        env.put("SAMPLE_INSTANCE", name());
         env.put("SAMPLE_FEATURES", features);
         env.putAll(environment);
-        process = ServerProcess.start(toString(), builder, STARTED, FAILURES, START_TIMEOUT);
+        running(ServerProcess.start(toString(), builder, STARTED, FAILURES, START_TIMEOUT));
     }
 
     private static String serverName() {
@@ -91,34 +89,10 @@ final class LibertyServer implements SampleServer {
         return URI.create("http://127.0.0.1:" + httpPort);
     }
 
-    @Override
-    public String name() {
-        return name;
-    }
 
-    @Override
-    public long pid() {
-        return process.jvm().pid();
-    }
 
-    @Override
-    public boolean isAlive() {
-        return process != null && process.isAlive();
-    }
 
-    @Override
-    public void kill() {
-        if (process != null) {
-            process.kill();
-        }
-    }
 
-    @Override
-    public void stop() {
-        if (process != null) {
-            process.stop();
-        }
-    }
 
     @Override
     public List<String> log() {
@@ -138,9 +112,7 @@ final class LibertyServer implements SampleServer {
     public String describe() {
         StringBuilder text = new StringBuilder("---- ").append(this).append(isAlive() ? ", running" : ", not running")
                 .append(", logs in ").append(logs().toAbsolutePath()).append("\n---- console, last 80 lines:\n");
-        if (process != null) {
-            text.append(process.consoleTail(80));
-        }
+        text.append(consoleTail(80));
         List<String> all = log();
         text.append("---- messages.log, last 120 lines:\n");
         all.subList(Math.max(0, all.size() - 120), all.size()).forEach(line -> text.append(line).append('\n'));
@@ -149,6 +121,6 @@ final class LibertyServer implements SampleServer {
 
     @Override
     public String toString() {
-        return "Liberty server " + name + " (" + features + " features) on " + baseUri();
+        return "Liberty server " + name() + " (" + features + " features) on " + baseUri();
     }
 }

@@ -16,20 +16,18 @@ import java.util.Map;
  * free loopback port, no clustering and no Hazelcast, the PostgreSQL driver added to the server and the data
  * source {@code jdbc/stock} created by post-boot commands (see {@code docs/payara.md}).
  */
-final class PayaraMicroServer implements SampleServer {
+final class PayaraMicroServer extends ProcessServer {
     private static final List<String> STARTED = List.of("Payara Micro", "ready in");
     private static final List<String> FAILURES = List.of("Exception while preparing the app",
             "Exception during lifecycle processing", "Failed to deploy", "Address already in use");
     private static final Duration START_TIMEOUT = Duration.ofMinutes(4);
 
-    private final String name;
     private final Path rootDir;
     private final Map<String, String> environment;
     private int httpPort;
-    private ServerProcess process;
 
     private PayaraMicroServer(String name, Path rootDir, Map<String, String> environment) {
-        this.name = name;
+        super(name);
         this.rootDir = rootDir;
         this.environment = Map.copyOf(environment);
     }
@@ -61,9 +59,9 @@ final class PayaraMicroServer implements SampleServer {
                 "--rootdir", rootDir.resolve("root").toString(),
                 "--deploy", RuntimeFiles.file("sample.war").toString(), "--contextroot", "/"));
         ProcessBuilder builder = new ProcessBuilder(command);
-        builder.environment().put("SAMPLE_INSTANCE", name);
+        builder.environment().put("SAMPLE_INSTANCE", name());
         builder.environment().putAll(environment);
-        process = ServerProcess.start(toString(), builder, STARTED, FAILURES, START_TIMEOUT);
+        running(ServerProcess.start(toString(), builder, STARTED, FAILURES, START_TIMEOUT));
     }
 
     /**
@@ -85,7 +83,7 @@ final class PayaraMicroServer implements SampleServer {
             Files.createDirectories(rootDir);
             return Files.writeString(rootDir.resolve("post-boot-commands.txt"), commands);
         } catch (IOException e) {
-            throw new UncheckedIOException("Could not write the post-boot commands of " + name, e);
+            throw new UncheckedIOException("Could not write the post-boot commands of " + name(), e);
         }
     }
 
@@ -94,48 +92,15 @@ final class PayaraMicroServer implements SampleServer {
         return URI.create("http://127.0.0.1:" + httpPort);
     }
 
-    @Override
-    public String name() {
-        return name;
-    }
 
-    @Override
-    public long pid() {
-        return process.jvm().pid();
-    }
 
-    @Override
-    public boolean isAlive() {
-        return process != null && process.isAlive();
-    }
 
-    @Override
-    public void kill() {
-        if (process != null) {
-            process.kill();
-        }
-    }
 
-    @Override
-    public void stop() {
-        if (process != null) {
-            process.stop();
-        }
-    }
 
-    @Override
-    public List<String> log() {
-        return process == null ? List.of() : process.console();
-    }
 
-    @Override
-    public String describe() {
-        return "---- " + this + (isAlive() ? ", running" : ", not running") + ", console, last 150 lines:\n"
-                + (process == null ? "" : process.consoleTail(600));
-    }
 
     @Override
     public String toString() {
-        return "Payara Micro " + name + " on " + baseUri();
+        return "Payara Micro " + name() + " on " + baseUri();
     }
 }

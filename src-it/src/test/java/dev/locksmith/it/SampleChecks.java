@@ -43,6 +43,28 @@ abstract class SampleChecks {
         return cluster().postgres();
     }
 
+    /**
+     * A reservation of one unit on the first server, stopped inside its locked method: the test
+     * holds the SKU's stock row, so the reservation waits at its update with the lock held.
+     */
+    private Stopped stoppedInsideItsLock(String sku, Via via) {
+        DatabaseGates.Gate row = DatabaseGates.holdRow(database(), sku);
+        CompletableFuture<Reply> reply = first().reserveAsync(sku, 1, via);
+        DatabaseGates.awaitWaiting(database(), 1, SOON);
+        return new Stopped(row, reply);
+    }
+
+    /**
+     * @param row   the test's hold of the stock row; closing it lets the reservation go on
+     * @param reply the reservation's answer, once it went on
+     */
+    private record Stopped(DatabaseGates.Gate row, CompletableFuture<Reply> reply) implements AutoCloseable {
+        @Override
+        public void close() {
+            row.close();
+        }
+    }
+
     private DistributedLock lockOf(String sku) {
         return cluster().locks().getLock("stock:" + sku);
     }
@@ -143,9 +165,8 @@ abstract class SampleChecks {
         String sku = SampleCluster.freshSku(DatabaseGates.DOOMED + via.parameter());
         first().restock(sku, 10);
         CompletableFuture<Reply> doomed;
-        try (DatabaseGates.Gate row = DatabaseGates.holdRow(database(), sku)) {
-            doomed = first().reserveAsync(sku, 1, via);
-            DatabaseGates.awaitWaiting(database(), 1, SOON);
+        try (Stopped stopped = stoppedInsideItsLock(sku, via)) {
+            doomed = stopped.reply();
             assertThat(lockOf(sku).isLocked()).as("held while the doomed reservation works").isTrue();
         }
         Reply failed = doomed.get(SOON.toSeconds(), TimeUnit.SECONDS);
@@ -163,9 +184,8 @@ abstract class SampleChecks {
         String sku = SampleCluster.freshSku("lost-" + via.parameter());
         first().restock(sku, 10);
         CompletableFuture<Reply> robbed;
-        try (DatabaseGates.Gate row = DatabaseGates.holdRow(database(), sku)) {
-            robbed = first().reserveAsync(sku, 1, via);
-            DatabaseGates.awaitWaiting(database(), 1, SOON);
+        try (Stopped stopped = stoppedInsideItsLock(sku, via)) {
+            robbed = stopped.reply();
             assertThat(lockOf(sku).forceUnlock()).as("the lock was held, and is now taken away").isTrue();
         }
         Reply reply = robbed.get(SOON.toSeconds(), TimeUnit.SECONDS);
@@ -182,11 +202,10 @@ abstract class SampleChecks {
     void theWatchdogKeepsALongHoldersLockPastSeveralLeases() throws Exception {
         String sku = SampleCluster.freshSku("long");
         first().restock(sku, 10);
-        CompletableFuture<Reply> longHolder;
         Duration threeLeases = SampleCluster.LEASE.multipliedBy(3).plus(SampleCluster.LEASE.dividedBy(2));
-        try (DatabaseGates.Gate row = DatabaseGates.holdRow(database(), sku)) {
-            longHolder = first().reserveAsync(sku, 1, Via.CDI);
-            DatabaseGates.awaitWaiting(database(), 1, SOON);
+        CompletableFuture<Reply> longHolder;
+        try (Stopped stopped = stoppedInsideItsLock(sku, Via.CDI)) {
+            longHolder = stopped.reply();
             LockWatch.heldThroughout(lockOf(sku), threeLeases, SampleCluster.LEASE.dividedBy(6));
             Reply meanwhile = second().tryReserve(sku, 1, Via.CDI);
             assertThat(meanwhile.code()).as("%s", meanwhile).isEqualTo("LOCK_TIMEOUT");
@@ -226,11 +245,10 @@ abstract class SampleChecks {
     void aKilledHoldersLockIsFreeWithinOneLease() throws Exception {
         String sku = SampleCluster.freshSku("kill");
         first().restock(sku, 10);
-        CompletableFuture<Reply> dying;
         Duration waited;
-        try (DatabaseGates.Gate row = DatabaseGates.holdRow(database(), sku)) {
-            dying = first().reserveAsync(sku, 1, Via.CDI);
-            DatabaseGates.awaitWaiting(database(), 1, SOON);
+        CompletableFuture<Reply> dying;
+        try (Stopped stopped = stoppedInsideItsLock(sku, Via.CDI)) {
+            dying = stopped.reply();
             assertThat(lockOf(sku).isLocked()).as("held by the server about to be killed").isTrue();
 
             cluster().process(0).kill();
@@ -253,9 +271,8 @@ abstract class SampleChecks {
         String sku = SampleCluster.freshSku("described");
         first().restock(sku, 10);
         CompletableFuture<Reply> holding;
-        try (DatabaseGates.Gate row = DatabaseGates.holdRow(database(), sku)) {
-            holding = first().reserveAsync(sku, 1, Via.CDI);
-            DatabaseGates.awaitWaiting(database(), 1, SOON);
+        try (Stopped stopped = stoppedInsideItsLock(sku, Via.CDI)) {
+            holding = stopped.reply();
 
             Reply described = second().describeLock("stock:" + sku);
 

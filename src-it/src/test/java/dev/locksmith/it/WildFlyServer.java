@@ -21,7 +21,7 @@ import java.util.stream.Stream;
  * and three deployments: the PostgreSQL driver, the data source {@code java:/jdbc/stock}
  * ({@code stock-ds.xml}) and the sample as {@code ROOT.war} (see {@code docs/wildfly.md}).
  */
-final class WildFlyServer implements SampleServer {
+final class WildFlyServer extends ProcessServer {
     private static final List<String> STARTED = List.of("WFLYSRV0025");
     // started with errors, a management operation (such as a deployment) failed
     private static final List<String> FAILURES = List.of("WFLYSRV0026", "WFLYCTL0013");
@@ -29,14 +29,12 @@ final class WildFlyServer implements SampleServer {
     /** The ports of standalone.xml that the offset moves: http, https, management http and https, transactions. */
     private static final int[] PORTS = {8080, 8443, 9990, 9993, 4712, 4713, 8009};
 
-    private final String name;
     private final Path baseDir;
     private final Map<String, String> environment;
     private int offset;
-    private ServerProcess process;
 
     private WildFlyServer(String name, Path baseDir, Map<String, String> environment) {
-        this.name = name;
+        super(name);
         this.baseDir = baseDir;
         this.environment = Map.copyOf(environment);
     }
@@ -109,9 +107,9 @@ final class WildFlyServer implements SampleServer {
         Map<String, String> env = builder.environment();
         env.put("JAVA_HOME", System.getProperty("java.home"));
         env.put("JAVA_OPTS", "-Xmx512m -XX:TieredStopAtLevel=1 -Djava.net.preferIPv4Stack=true");
-        env.put("SAMPLE_INSTANCE", name);
+        env.put("SAMPLE_INSTANCE", name());
         env.putAll(environment);
-        process = ServerProcess.start(toString(), builder, STARTED, FAILURES, START_TIMEOUT);
+        running(ServerProcess.start(toString(), builder, STARTED, FAILURES, START_TIMEOUT));
     }
 
     /**
@@ -132,49 +130,20 @@ final class WildFlyServer implements SampleServer {
         return URI.create("http://127.0.0.1:" + (8080 + offset));
     }
 
-    @Override
-    public String name() {
-        return name;
-    }
 
-    @Override
-    public long pid() {
-        return process.jvm().pid();
-    }
 
-    @Override
-    public boolean isAlive() {
-        return process != null && process.isAlive();
-    }
 
-    @Override
-    public void kill() {
-        if (process != null) {
-            process.kill();
-        }
-    }
 
-    @Override
-    public void stop() {
-        if (process != null) {
-            process.stop();
-        }
-    }
 
-    @Override
-    public List<String> log() {
-        return process == null ? List.of() : process.console();
-    }
+
 
     @Override
     public String describe() {
-        return "---- " + this + (isAlive() ? ", running" : ", not running") + ", logs in "
-                + baseDir.resolve("log").toAbsolutePath() + ", console, last 150 lines:\n"
-                + (process == null ? "" : process.consoleTail(600));
+        return super.describe() + "---- full logs in " + baseDir.resolve("log").toAbsolutePath() + "\n";
     }
 
     @Override
     public String toString() {
-        return "WildFly " + name + " on " + baseUri();
+        return "WildFly " + name() + " on " + baseUri();
     }
 }

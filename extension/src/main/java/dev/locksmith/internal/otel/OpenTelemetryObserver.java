@@ -164,11 +164,11 @@ public final class OpenTelemetryObserver implements LockObserver {
         return new HoldObservation() {
             @Override
             public void lost() {
-                leasesLost.add(1, lock);
                 if (holder.isRecording()) {
                     holder.addEvent("locksmith.lease.lost", Attributes.of(KIND, label.kind(), NAME, label.template(),
                             TOKEN, fencingToken));
                 }
+                leasesLost.add(1, lock);
             }
 
             @Override
