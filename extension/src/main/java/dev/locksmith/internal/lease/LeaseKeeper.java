@@ -54,16 +54,7 @@ public final class LeaseKeeper implements AutoCloseable {
      * @param scheduler     runs the ticks; never shut down here (it may be the container's)
      * @param nanoClock     the clock of confirmations, in nanoseconds ({@code System::nanoTime})
      * @param watchdogLease the lease the watchdog keeps extending; a tick runs every third of it
-     */
-    public LeaseKeeper(LockStore store, RedisReplies replies, ScheduledExecutorService scheduler, LongSupplier nanoClock,
-                       Duration watchdogLease) {
-        this(store, replies, scheduler, nanoClock, watchdogLease, LockObserver.NONE);
-    }
-
-    /**
-     * Starts ticking at once.
-     *
-     * @param observer told of renewals, failed renewals, losses and the end of every hold
+     * @param observer      told of renewals, failed renewals, losses and the end of every hold
      */
     public LeaseKeeper(LockStore store, RedisReplies replies, ScheduledExecutorService scheduler, LongSupplier nanoClock,
                        Duration watchdogLease, LockObserver observer) {

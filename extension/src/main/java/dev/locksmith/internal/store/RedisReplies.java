@@ -22,13 +22,6 @@ public final class RedisReplies {
 
     /**
      * @param commandTimeout the client's command timeout
-     */
-    public RedisReplies(Duration commandTimeout) {
-        this(commandTimeout, LockObserver.NONE);
-    }
-
-    /**
-     * @param commandTimeout the client's command timeout
      * @param observer       told of every failed reply
      */
     public RedisReplies(Duration commandTimeout, LockObserver observer) {

@@ -10,6 +10,7 @@ import dev.locksmith.Locksmith;
 import dev.locksmith.RedisMode;
 import dev.locksmith.internal.redis.RedisResources;
 import dev.locksmith.internal.store.LockStore;
+import dev.locksmith.internal.observe.LockObserver;
 import dev.locksmith.internal.store.RedisReplies;
 import dev.locksmith.testing.Await;
 import dev.locksmith.testing.LocalRedisServer;
@@ -52,7 +53,8 @@ class LeaseKeeperTest {
         resources = RedisResources.create(null);
         store = LockStore.connect(resources, RedisMode.STANDALONE, List.of(RedisURI.create(proxy.uri())),
                 Duration.ofMillis(200), LEASE);
-        leases = new LeaseKeeper(store, new RedisReplies(Duration.ofMillis(200)), ticks, clock::get, LEASE);
+        leases = new LeaseKeeper(store, new RedisReplies(Duration.ofMillis(200), LockObserver.NONE), ticks, clock::get,
+                LEASE, LockObserver.NONE);
     }
 
     @AfterEach
