@@ -154,22 +154,34 @@ ops['fair-leave'] = function()
     return removed > 0 and 1 or 0
 end
 
+-- What the releases of an exclusive lock (reentrant and fair) share: a resent request gets the
+-- answer the first one got; an owner that holds the lock has it deleted.
+-- KEYS[1] lock, KEYS[3] latch of this release request; ARGV[2] owner, ARGV[3] latch lifetime ms
+-- returns the lock's value when this request released it, else nil and the answer to give
+local function begin_release()
+    local current = redis.call('get', KEYS[1])
+    local mine = owned_by(current, ARGV[2])
+    local earlier = answered_before(KEYS[3], mine and 0 or -1, ARGV[3])
+    if earlier then
+        return nil, earlier
+    end
+    if not mine then
+        return nil, -1
+    end
+    redis.call('del', KEYS[1])
+    return current
+end
+
 -- release: the last hold of an owner on the reentrant lock ends; the lock is deleted and the
 -- waiters that asked to be woken are.
 -- KEYS[1] lock, KEYS[2] release channel, KEYS[3] latch of this release request
 -- ARGV[2] owner, ARGV[3] latch lifetime ms, ARGV[4] publish command
 -- returns 0 when released, -1 when the owner held nothing (lost)
 function ops.release()
-    local current = redis.call('get', KEYS[1])
-    local mine = owned_by(current, ARGV[2])
-    local earlier = answered_before(KEYS[3], mine and 0 or -1, ARGV[3])
-    if earlier then
-        return earlier
+    local current, answer = begin_release()
+    if not current then
+        return answer
     end
-    if not mine then
-        return -1
-    end
-    redis.call('del', KEYS[1])
     if string.sub(current, 1, 1) == 'w' then
         wake(ARGV[4], KEYS[2], '*')
     end
@@ -182,16 +194,10 @@ end
 -- ARGV[2] owner, ARGV[3] latch lifetime ms, ARGV[4] publish command
 -- returns 0 when released, -1 when the owner held nothing (lost)
 ops['fair-release'] = function()
-    local current = redis.call('get', KEYS[1])
-    local mine = owned_by(current, ARGV[2])
-    local earlier = answered_before(KEYS[3], mine and 0 or -1, ARGV[3])
-    if earlier then
-        return earlier
+    local current, answer = begin_release()
+    if not current then
+        return answer
     end
-    if not mine then
-        return -1
-    end
-    redis.call('del', KEYS[1])
     local head = redis.call('lindex', KEYS[4], 0)
     if head then
         wake(ARGV[4], KEYS[2], head)
