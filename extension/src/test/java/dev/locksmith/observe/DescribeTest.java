@@ -83,7 +83,11 @@ class DescribeTest {
                 }
             }, "writer");
             writer.start();
-            Await.until("the writer queues", Duration.ofSeconds(10), () -> locks.describe("shelf").waitingInQueue() == 1);
+            // The writer queues in Redis, then listens for the release: wait for both.
+            Await.until("the writer queues and listens", Duration.ofSeconds(10), () -> {
+                LockInfo now = locks.describe("shelf");
+                return now.waitingInQueue() == 1 && now.waitingProcesses() == 1;
+            });
 
             LockInfo info = locks.describe("shelf");
 
