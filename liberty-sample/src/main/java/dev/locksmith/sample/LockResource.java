@@ -17,7 +17,7 @@ import jakarta.ws.rs.core.MediaType;
  * <pre>
  * GET /api/locks/stock:espresso -> 200 {"name": "stock:espresso", "holders": [{"owner", "mode", "process",
  *                                  "thread", "holdCount", "fencingToken", "since", "leaseLeft"}],
- *                                  "waitingInQueue": 0, "waitingProcesses": 1, "held": true}
+ *                                  "waitingInQueue": 0, "waitingProcesses": 1}
  * </pre>
  */
 @Path("/locks/{name}")
