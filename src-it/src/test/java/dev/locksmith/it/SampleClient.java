@@ -44,11 +44,12 @@ final class SampleClient {
                 }
             } catch (UncheckedIOException e) {
                 if (System.nanoTime() > end) {
-                    throw new AssertionError(server + " does not answer within " + timeout, e);
+                    throw new AssertionError(server + " does not answer within " + timeout + "\n" + server.describe(), e);
                 }
             }
             if (System.nanoTime() > end) {
-                throw new AssertionError(server + " does not answer /api/info with 200 within " + timeout);
+                throw new AssertionError(server + " does not answer /api/info with 200 within " + timeout + "\n"
+                        + server.describe());
             }
             try {
                 Thread.sleep(100);

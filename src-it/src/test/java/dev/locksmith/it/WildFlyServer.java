@@ -117,7 +117,8 @@ final class WildFlyServer extends ProcessServer {
      */
     private static int freeOffset() {
         for (int attempt = 0; attempt < 100; attempt++) {
-            int candidate = ThreadLocalRandom.current().nextInt(10_000, 40_000);
+            // Every port stays below the kernel's range for outgoing connections (32768 and up).
+            int candidate = ThreadLocalRandom.current().nextInt(8_000, 22_000);
             if (IntStream.of(PORTS).allMatch(port -> FreePorts.isFree(port + candidate))) {
                 return candidate;
             }
