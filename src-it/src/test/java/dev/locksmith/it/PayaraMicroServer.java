@@ -55,6 +55,7 @@ final class PayaraMicroServer extends ProcessServer {
                 "-Xmx512m", "-XX:TieredStopAtLevel=1", "-jar", jar.toString(),
                 "--nocluster", "--nohazelcast", "--port", Integer.toString(httpPort),
                 "--addLibs", RuntimeFiles.file("postgresql.jar").toString(),
+                "--prebootcommandfile", preBootCommands().toString(),
                 "--postbootcommandfile", postBootCommands().toString(),
                 "--rootdir", rootDir.resolve("root").toString(),
                 "--deploy", RuntimeFiles.file("sample.war").toString(), "--contextroot", "/"));
@@ -65,25 +66,37 @@ final class PayaraMicroServer extends ProcessServer {
     }
 
     /**
-     * The asadmin commands Payara Micro runs after boot: HTTP on loopback only, and the data source.
+     * The asadmin command Payara Micro runs before boot: HTTP on loopback only. Set after boot, the
+     * listener starts on every interface and is then restarted, which sometimes left it closed.
+     */
+    private Path preBootCommands() {
+        return commandFile("pre-boot-commands.txt",
+                "set configs.config.server-config.network-config.network-listeners.network-listener.http-listener.address=127.0.0.1\n");
+    }
+
+    /**
+     * The asadmin commands Payara Micro runs after boot: the data source.
      */
     private Path postBootCommands() {
         String password = environment.getOrDefault("SAMPLE_DB_PASSWORD", "");
         // The pool refuses to connect without a password credential; under trust authentication any will do.
         String credential = password.isEmpty() ? "unused" : password;
         String commands = String.join("\n",
-                "set configs.config.server-config.network-config.network-listeners.network-listener.http-listener.address=127.0.0.1",
                 "create-jdbc-connection-pool --datasourceclassname org.postgresql.ds.PGSimpleDataSource"
                         + " --restype javax.sql.DataSource --property user=" + environment.get("SAMPLE_DB_USER")
                         + ":password=" + credential + ":serverName=" + environment.get("SAMPLE_DB_HOST")
                         + ":portNumber=" + environment.get("SAMPLE_DB_PORT") + ":databaseName="
                         + environment.get("SAMPLE_DB_NAME") + " stockPool",
                 "create-jdbc-resource --connectionpoolid stockPool jdbc/stock", "");
+        return commandFile("post-boot-commands.txt", commands);
+    }
+
+    private Path commandFile(String fileName, String commands) {
         try {
             Files.createDirectories(rootDir);
-            return Files.writeString(rootDir.resolve("post-boot-commands.txt"), commands);
+            return Files.writeString(rootDir.resolve(fileName), commands);
         } catch (IOException e) {
-            throw new UncheckedIOException("Could not write the post-boot commands of " + name(), e);
+            throw new UncheckedIOException("Could not write the " + fileName + " of " + name(), e);
         }
     }
 

@@ -121,6 +121,13 @@ abstract class SampleChecks {
         assertThat(database().reservedUnits(sku)).isEqualTo(50);
         assertThat(lockOf(sku).isLocked()).as("lock left behind").isFalse();
         cluster().noSystemExceptionLogged();
+        String watchdog = cluster().runtime().hasConcurrency()
+                ? "Locksmith's watchdog runs on the container's ManagedScheduledExecutorService"
+                : "Locksmith's watchdog runs on Locksmith's own threads (Jakarta Concurrency is not on the class path)";
+        for (int i = 0; i < 2; i++) {
+            assertThat(cluster().process(i).log()).as("where %s's watchdog runs", cluster().process(i).name())
+                    .anyMatch(line -> line.contains(watchdog));
+        }
     }
 
     /**
