@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
@@ -41,24 +40,9 @@ class FlightRecorderTest {
             recording.start();
 
             DistributedLock ledger = locks.getLock("ledger");
-            CountDownLatch held = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
-            Thread holder = new Thread(() -> {
-                ledger.lock();
-                held.countDown();
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                } finally {
-                    ledger.unlock();
-                }
-            });
-            holder.start();
-            assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
-            assertThat(ledger.tryLock(30, TimeUnit.MILLISECONDS)).as("held by the other thread").isFalse();
-            release.countDown();
-            holder.join(10_000);
+            try (HeldByAnotherThread holder = HeldByAnotherThread.hold(ledger)) {
+                assertThat(ledger.tryLock(30, TimeUnit.MILLISECONDS)).as("held by the other thread").isFalse();
+            }
 
             DistributedLock doomed = locks.getLock("doomed");
             doomed.lock();

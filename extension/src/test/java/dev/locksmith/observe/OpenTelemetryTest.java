@@ -23,7 +23,6 @@ import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -92,22 +91,7 @@ class OpenTelemetryTest {
     @Test
     void aTimeoutIsCountedAndHeldLocksAndWaitingThreadsAreGauges() throws Exception {
         try (LockManager locks = manager(Duration.ofSeconds(30))) {
-            CountDownLatch held = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
-            Thread holder = new Thread(() -> {
-                DistributedLock lock = locks.getFairLock("stock:2");
-                lock.lock();
-                held.countDown();
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                } finally {
-                    lock.unlock();
-                }
-            });
-            holder.start();
-            assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+            HeldByAnotherThread holder = HeldByAnotherThread.hold(locks.getFairLock("stock:2"));
             assertThat(gauge("locksmith.locks.held", lock("fair", "stock:*"))).isEqualTo(1);
 
             assertThat(locks.getFairLock("stock:2").tryLock(50, TimeUnit.MILLISECONDS)).isFalse();
@@ -116,8 +100,7 @@ class OpenTelemetryTest {
             assertThat(histogramCount("locksmith.lock.wait.duration",
                     lock("fair", "stock:*").toBuilder().put(OUTCOME, "timeout").build())).isEqualTo(1);
             assertThat(gauge("locksmith.lock.waiters", lock("fair", "stock:*"))).isZero();
-            release.countDown();
-            holder.join(10_000);
+            holder.close();
             assertThat(gauge("locksmith.locks.held", lock("fair", "stock:*"))).isZero();
         }
     }

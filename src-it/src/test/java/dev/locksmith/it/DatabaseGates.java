@@ -1,5 +1,6 @@
 package dev.locksmith.it;
 
+import dev.locksmith.testing.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -30,7 +31,6 @@ import java.time.Duration;
 final class DatabaseGates {
     static final String SLOW_COMMIT = "slow-commit-";
     static final String DOOMED = "doomed-";
-    private static final Duration POLL = Duration.ofMillis(50);
 
     private DatabaseGates() {
     }
@@ -106,32 +106,23 @@ final class DatabaseGates {
     /**
      * Waits until {@code count} sessions other than the test's wait on a lock in this database.
      *
-     * @throws AssertionError if they do not within {@code timeout}
+     * @throws IllegalStateException if they do not within {@code timeout}
      */
     static void awaitWaiting(SampleDatabase database, int count, Duration timeout) {
-        long end = System.nanoTime() + timeout.toNanos();
-        int waiting = 0;
+        Await.until(count + " session(s) waiting on a gate in " + database, timeout,
+                () -> waitingSessions(database) >= count);
+    }
+
+    private static int waitingSessions(SampleDatabase database) {
         try (Connection connection = database.connect();
              PreparedStatement query = connection.prepareStatement("SELECT count(*) FROM pg_stat_activity"
-                     + " WHERE datname = current_database() AND wait_event_type = 'Lock'")) {
-            while (System.nanoTime() < end) {
-                try (ResultSet row = query.executeQuery()) {
-                    row.next();
-                    waiting = row.getInt(1);
-                }
-                if (waiting >= count) {
-                    return;
-                }
-                Thread.sleep(POLL.toMillis());
-            }
+                     + " WHERE datname = current_database() AND wait_event_type = 'Lock'");
+             ResultSet row = query.executeQuery()) {
+            row.next();
+            return row.getInt(1);
         } catch (SQLException e) {
             throw new IllegalStateException("Could not read pg_stat_activity of " + database, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted", e);
         }
-        throw new AssertionError(count + " session(s) should wait on a gate in " + database + " within " + timeout
-                + "; " + waiting + " do");
     }
 
     private static Gate open(SampleDatabase database, SqlStep hold) {

@@ -1,5 +1,6 @@
 package dev.locksmith.it;
 
+import dev.locksmith.testing.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -24,20 +25,12 @@ record ExportedMetrics(long acquisitions, long acquiredWaits) {
      * Waits until each server has exported twice more, so that the figures include everything
      * done before this call, then reads them.
      */
-    static ExportedMetrics settled(SampleCluster cluster, Duration timeout) throws InterruptedException {
-        long[] exportsBefore = new long[2];
+    static ExportedMetrics settled(SampleCluster cluster, Duration timeout) {
         for (int i = 0; i < 2; i++) {
-            exportsBefore[i] = exports(cluster.process(i).log());
-        }
-        long end = System.nanoTime() + timeout.toNanos();
-        for (int i = 0; i < 2; i++) {
-            while (exports(cluster.process(i).log()) < exportsBefore[i] + 2) {
-                if (System.nanoTime() > end) {
-                    throw new AssertionError(cluster.process(i).name() + " exported no metrics within " + timeout
-                            + "; is MicroProfile Telemetry on, with OTEL_METRICS_EXPORTER=console?");
-                }
-                Thread.sleep(200);
-            }
+            SampleServer server = cluster.process(i);
+            long exportsBefore = exports(server.log());
+            Await.until(server.name() + " exported metrics twice more (MicroProfile Telemetry on, with"
+                    + " OTEL_METRICS_EXPORTER=console?)", timeout, () -> exports(server.log()) >= exportsBefore + 2);
         }
         return latest(cluster);
     }

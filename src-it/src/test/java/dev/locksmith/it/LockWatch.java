@@ -1,12 +1,14 @@
 package dev.locksmith.it;
 
 import dev.locksmith.DistributedLock;
+import dev.locksmith.testing.Await;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Watches a lock from the test's side over a stretch of time. A lock's state has no push, so it
- * is sampled; the sampling interval only decides how fast a change is seen, not the outcome.
+ * Watches a lock from the test's side over a stretch of time. A lock's state has no push, so
+ * {@link #heldThroughout} samples it for the whole stretch; the sampling interval only decides
+ * how fast a change is seen, not the outcome.
  */
 final class LockWatch {
     private LockWatch() {
@@ -30,18 +32,10 @@ final class LockWatch {
 
     /**
      * @return how long it took until the lock was free
-     * @throws AssertionError if it is still held after {@code timeout}
+     * @throws IllegalStateException if it is still held after {@code timeout}
      */
     static Duration awaitFree(DistributedLock lock, Duration timeout) {
-        long start = System.nanoTime();
-        long end = start + timeout.toNanos();
-        while (lock.isLocked()) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("Lock " + lock.getName() + " was still held after " + timeout);
-            }
-            pause(Duration.ofMillis(20));
-        }
-        return Duration.ofNanos(System.nanoTime() - start);
+        return Await.until("lock " + lock.getName() + " is free", timeout, () -> !lock.isLocked());
     }
 
     private static void pause(Duration interval) {

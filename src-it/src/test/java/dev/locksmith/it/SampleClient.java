@@ -1,5 +1,6 @@
 package dev.locksmith.it;
 
+import dev.locksmith.testing.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -33,31 +34,10 @@ final class SampleClient {
      * Waits until the sample answers {@code /api/info}: some runtimes report themselves ready a
      * moment before their HTTP listener accepts connections.
      *
-     * @throws AssertionError if it does not answer within {@code timeout}
+     * @throws IllegalStateException with the server's console if it does not answer within {@code timeout}
      */
     void awaitAnswering(Duration timeout) {
-        long end = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            try {
-                if (info().status() == 200) {
-                    return;
-                }
-            } catch (UncheckedIOException e) {
-                if (System.nanoTime() > end) {
-                    throw new AssertionError(server + " does not answer within " + timeout + "\n" + server.describe(), e);
-                }
-            }
-            if (System.nanoTime() > end) {
-                throw new AssertionError(server + " does not answer /api/info with 200 within " + timeout + "\n"
-                        + server.describe());
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted", e);
-            }
-        }
+        Await.until(server + " answers /api/info", timeout, () -> info().status() == 200, server::describe);
     }
 
     Reply info() {

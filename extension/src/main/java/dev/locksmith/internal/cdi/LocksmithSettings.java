@@ -50,7 +50,8 @@ record LocksmithSettings(String redisUri, RedisMode mode, int syncReplicas, Dura
             // RedisUris masks any password in its message.
             throw new IllegalArgumentException(ConfigKey.REDIS_URI.key() + ": " + e.getMessage(), e);
         }
-        int replicas = SettingRules.syncReplicas(syncReplicas(values), mode, subject(values, ConfigKey.SYNC_REPLICAS));
+        int replicas = SettingRules.syncReplicas(ConfigKey.SYNC_REPLICAS.read(values), mode,
+                subject(values, ConfigKey.SYNC_REPLICAS));
         Duration syncTimeout = SettingRules.syncTimeout(duration(values, ConfigKey.SYNC_TIMEOUT),
                 subject(values, ConfigKey.SYNC_TIMEOUT));
         Duration commandTimeout = SettingRules.commandTimeout(duration(values, ConfigKey.COMMAND_TIMEOUT),
@@ -98,14 +99,6 @@ record LocksmithSettings(String redisUri, RedisMode mode, int syncReplicas, Dura
             throw new IllegalArgumentException(ConfigKey.REDIS_MODE.key() + " = '" + text + "' is not a mode; use one of "
                     + Arrays.stream(RedisMode.values()).map(m -> m.name().toLowerCase(Locale.ROOT))
                     .collect(Collectors.joining(", ")), e);
-        }
-    }
-
-    private static int syncReplicas(ConfigValues values) {
-        try {
-            return Integer.parseInt(ConfigKey.SYNC_REPLICAS.read(values).trim());
-        } catch (NumberFormatException e) {
-            return -1; // refused with the key and its text by SettingRules
         }
     }
 

@@ -19,12 +19,14 @@ final class RedisLock extends LockFacade implements ReleasableByOwner {
     private final LockKind kind;
     private final LockKeys keys;
     private final LockContext context;
+    private final String kindName;
 
     RedisLock(String name, LockKind kind, LockContext context) {
         this.name = LockNames.require(name);
         this.kind = kind;
         this.keys = kind.keys(context.settings().keyPrefix(), name).publishingWith(context.store().publishCommand());
         this.context = context;
+        this.kindName = kind.metricName();
     }
 
     @Override
@@ -227,7 +229,7 @@ final class RedisLock extends LockFacade implements ReleasableByOwner {
 
     @Override
     LockLabel label() {
-        return context.labels().of(name, kind.metricName());
+        return context.labels().of(name, kindName);
     }
 
     @Override

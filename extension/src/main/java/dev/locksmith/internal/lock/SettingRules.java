@@ -87,14 +87,32 @@ public final class SettingRules {
      */
     public static int syncReplicas(int replicas, RedisMode mode, String subject) {
         if (replicas < 0) {
-            throw new IllegalArgumentException(subject + " is not a number of replicas; use 0 to turn replica"
-                    + " acknowledgement off, or how many replicas must confirm an acquisition, such as 1");
+            throw notReplicas(subject, null);
         }
         if (replicas > 0 && mode == RedisMode.REDLOCK) {
             throw new IllegalArgumentException(subject + " cannot be combined with REDLOCK: its independent masters"
                     + " have no replicas to wait for. Use one or the other.");
         }
         return replicas;
+    }
+
+    /**
+     * @param text the count as configured
+     * @throws IllegalArgumentException if it is not a whole number, is negative, or is positive in REDLOCK mode
+     */
+    public static int syncReplicas(String text, RedisMode mode, String subject) {
+        int replicas;
+        try {
+            replicas = Integer.parseInt(text.trim());
+        } catch (NumberFormatException e) {
+            throw notReplicas(subject, e);
+        }
+        return syncReplicas(replicas, mode, subject);
+    }
+
+    private static IllegalArgumentException notReplicas(String subject, Exception cause) {
+        return new IllegalArgumentException(subject + " is not a number of replicas; use 0 to turn replica"
+                + " acknowledgement off, or how many replicas must confirm an acquisition, such as 1", cause);
     }
 
     /**
