@@ -107,10 +107,15 @@ ops['fair-acquire'] = function()
     if current and owned_by(current, owner) then
         return {1, token_of(current)}
     end
+    local head_place_left = 0
     if not current then
         local head = redis.call('lindex', KEYS[3], 0)
-        -- Waiters that stopped asking (their process died) lose their place.
-        while head and head ~= owner and redis.call('exists', KEYS[4] .. head) == 0 do
+        -- Waiters that stopped asking (their process died) lose their place: their place key is gone.
+        while head and head ~= owner do
+            head_place_left = redis.call('pttl', KEYS[4] .. head)
+            if head_place_left ~= -2 then
+                break
+            end
             redis.call('lpop', KEYS[3])
             head = redis.call('lindex', KEYS[3], 0)
         end
@@ -134,7 +139,7 @@ ops['fair-acquire'] = function()
         return {0, redis.call('pttl', KEYS[1])}
     end
     -- Free, but an earlier waiter is first: it has been woken, or its place lapses by then.
-    return {0, redis.call('pttl', KEYS[4] .. redis.call('lindex', KEYS[3], 0))}
+    return {0, math.max(0, head_place_left)}
 end
 
 -- fair-leave: a waiter gives up (timed out, interrupted); if the lock is free, the new head is
