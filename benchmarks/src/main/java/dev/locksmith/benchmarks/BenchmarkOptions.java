@@ -27,6 +27,11 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
 
     static final String USAGE = """
             Usage: java -jar benchmarks/target/locksmith-benchmarks.jar [options]
+              --quick                 about 2 minutes for every kind, for use while developing:
+                                      short windows, one repetition, no telemetry row, report
+                                      into benchmarks/target/quick unless --docs says otherwise;
+                                      options after it override its values; its warmup is too
+                                      short for the @Locked row, which settles later than the rest
               --warmup SECONDS        uncounted cycling of each worker JVM, once, before its
                                       first counted window (default 20)
               --measure SECONDS       counted window of each measurement (default 4)
@@ -34,9 +39,11 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
               --kinds-measure SECONDS their counted window (default 2)
               --repetitions N         measurements per contender and scenario (default 3)
               --docs DIR              where BENCHMARKS.md and the charts go (default docs)
-              --contenders A,B        some of locksmith, redisson, raw (default all)
+              --contenders A,B        some of locksmith, locksmith_telemetry, locksmith_locked,
+                                      redisson, raw (default all)
               --scenarios A,B         some of uncontended_1, uncontended_8, contended, fair, read,
-                                      write, multi, redlock (default all)""";
+                                      read_write_mixed, write, multi, redlock (default all)
+              --help                  this text""";
 
     /**
      * @throws IllegalArgumentException naming the bad argument, with {@link #USAGE}
@@ -55,6 +62,17 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
         List<Scenario> scenarios = List.of(Scenario.values());
         for (int i = 0; i < args.length; i += 2) {
             String option = args[i];
+            if (option.equals("--quick")) {
+                warmup = Duration.ofSeconds(3);
+                measure = Duration.ofSeconds(1);
+                kindsWarmup = Duration.ofSeconds(2);
+                kindsMeasure = Duration.ofSeconds(1);
+                repetitions = 1;
+                docs = Path.of("benchmarks", "target", "quick");
+                contenders = Arrays.stream(Contender.values()).filter(c -> c != Contender.LOCKSMITH_TELEMETRY).toList();
+                i--;
+                continue;
+            }
             if (i + 1 >= args.length) {
                 throw new IllegalArgumentException("Option " + option + " needs a value.\n" + USAGE);
             }

@@ -96,6 +96,16 @@ record CommandStats(Map<String, Long> calls, Map<String, Long> micros, long cpuM
     }
 
     /**
+     * @return the script calls alone ({@code evalsha} and the like), without the commands the
+     *         scripts ran: each is one request of a client
+     */
+    long scriptCalls() {
+        return calls.entrySet().stream()
+                .filter(entry -> SCRIPT_CALLS.contains(entry.getKey()))
+                .mapToLong(Map.Entry::getValue).sum();
+    }
+
+    /**
      * @return microseconds Redis spent running scripts, the commands inside them included (those
      *         are also listed under their own names, so summing every command would count them twice)
      */

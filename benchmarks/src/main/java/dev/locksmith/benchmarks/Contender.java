@@ -10,6 +10,8 @@ enum Contender {
     LOCKSMITH("Locksmith", LocksmithClient::new),
     /** Locksmith recording every metric into an OpenTelemetry SDK: what telemetry costs. */
     LOCKSMITH_TELEMETRY("Locksmith, OpenTelemetry on", LocksmithClient::withTelemetry),
+    /** Locksmith's {@code @Locked} interceptor on a Weld SE bean: what the interceptor costs. */
+    LOCKSMITH_LOCKED("Locksmith, @Locked via Weld", LockedBeanClient::new),
     REDISSON("Redisson " + ArtifactVersions.of("org.redisson", "redisson"), RedissonLockClient::connect),
     RAW("Raw: 2 EVALSHA", (servers, uris) -> new RawScriptClient(uris.get(0)));
 
@@ -31,10 +33,15 @@ enum Contender {
     /**
      * @return true if this contender has something to measure in {@code scenario}: the raw limit
      *         is a plain lock on one server, so it sits out the other kinds and RedLock; the
-     *         telemetry variant is measured where its overhead shows most, the reentrant rows
+     *         telemetry variant is measured where its overhead shows most, the reentrant rows; the
+     *         {@code @Locked} variant where the interceptor's own cost shows, the uncontended rows
      */
     boolean measures(Scenario scenario) {
-        return (this != RAW && this != LOCKSMITH_TELEMETRY) || scenario.group() == Scenario.Group.REENTRANT;
+        return switch (this) {
+            case LOCKSMITH, REDISSON -> true;
+            case RAW, LOCKSMITH_TELEMETRY -> scenario.group() == Scenario.Group.REENTRANT;
+            case LOCKSMITH_LOCKED -> scenario == Scenario.UNCONTENDED_1 || scenario == Scenario.UNCONTENDED_8;
+        };
     }
 
     /**

@@ -8,8 +8,8 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The threads of one worker JVM, each locking and unlocking its lock as fast as it can from the
  * window's start to its end. A cycle counts when it completes inside the measured part of the
- * window. The critical section is empty except for the {@link OccupancyProbe}, which counts a
- * second holder inside an exclusive lock as a violation (a shared lock may have many).
+ * window. The critical section is empty except for the {@link OccupancyProbe}, which counts
+ * holders that should exclude each other but met inside as a violation.
  */
 final class CycleLoop {
     private static final long STRAGGLER_GRACE_MILLIS = TimeUnit.SECONDS.toMillis(60);
@@ -89,12 +89,13 @@ final class CycleLoop {
     }
 
     private Outcome cycle(CycleLock lock, int lockIndex, Window window) throws InterruptedException {
-        long allowedInside = scenario.kind().exclusive() ? 1 : Long.MAX_VALUE;
+        CycleLock.Inside inside = exclusive -> (probe.enter(lockIndex, exclusive) ? 1 : 0)
+                + (probe.leave(lockIndex, exclusive) ? 1 : 0);
         long counted = 0;
         long violations = 0;
         Window.sleepUntil(window.startAt());
         while (true) {
-            violations += lockAndUnlock(lock, lockIndex, allowedInside);
+            violations += lockAndUnlock(lock, inside);
             long now = System.currentTimeMillis();
             if (now >= window.measureUntil()) {
                 return new Outcome(counted, violations);
@@ -112,19 +113,7 @@ final class CycleLoop {
      *
      * @return the violations seen in this cycle
      */
-    private int lockAndUnlock(CycleLock lock, int lockIndex, long allowedInside) {
-        int violations = 0;
-        lock.lock();
-        try {
-            if (probe.enter(lockIndex) > allowedInside) {
-                violations++;
-            }
-            if (probe.leave(lockIndex) > allowedInside) {
-                violations++;
-            }
-        } finally {
-            lock.unlock();
-        }
-        return violations;
+    private static int lockAndUnlock(CycleLock lock, CycleLock.Inside inside) {
+        return lock.cycle(inside);
     }
 }

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
 
@@ -30,6 +31,10 @@ public final class LockBenchmark {
      *                   Exits with 1 if any mutual exclusion violation was seen, 2 on bad arguments.
      */
     public static void main(String[] args) throws Exception {
+        if (List.of(args).contains("--help")) {
+            System.out.println(BenchmarkOptions.USAGE);
+            return;
+        }
         BenchmarkOptions options;
         try {
             options = BenchmarkOptions.parse(args);

@@ -47,15 +47,16 @@ final class LocksmithClient implements LockClient {
 
     @Override
     public CycleLock lockFor(Scenario.Kind kind, String name) {
-        DistributedLock lock = switch (kind) {
-            case REENTRANT -> locks.getLock(name);
-            case FAIR -> locks.getFairLock(name);
-            case READ -> locks.getReadWriteLock(name).readLock();
-            case WRITE -> locks.getReadWriteLock(name).writeLock();
-            case MULTI_3 -> locks.getMultiLock(Scenario.Kind.memberNames(name).stream()
-                    .map(locks::getLock).toArray(DistributedLock[]::new));
+        return switch (kind) {
+            case REENTRANT -> CycleLock.of(locks.getLock(name), true);
+            case FAIR -> CycleLock.of(locks.getFairLock(name), true);
+            case READ -> CycleLock.of(locks.getReadWriteLock(name).readLock(), false);
+            case WRITE -> CycleLock.of(locks.getReadWriteLock(name).writeLock(), true);
+            case READ_WRITE_MIXED -> CycleLock.mixed(locks.getReadWriteLock(name).readLock(),
+                    locks.getReadWriteLock(name).writeLock());
+            case MULTI_3 -> CycleLock.of(locks.getMultiLock(Scenario.Kind.memberNames(name).stream()
+                    .map(locks::getLock).toArray(DistributedLock[]::new)), true);
         };
-        return CycleLock.of(lock);
     }
 
     @Override

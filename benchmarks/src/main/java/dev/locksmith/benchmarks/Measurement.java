@@ -43,6 +43,13 @@ record Measurement(Contender contender, Scenario scenario, int repetition, doubl
     }
 
     /**
+     * @return script calls per cycle: the requests that ran a script
+     */
+    double scriptCallsPerCycle() {
+        return cycles() == 0 ? Double.NaN : (double) commands.scriptCalls() / cycles();
+    }
+
+    /**
      * @return microseconds Redis spent running scripts, per cycle
      */
     double scriptMicrosPerCycle() {

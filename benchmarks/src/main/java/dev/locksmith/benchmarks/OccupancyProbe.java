@@ -11,13 +11,15 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * Counts, per lock, the threads inside its critical section, in a memory-mapped file that every
- * worker JVM maps. For an exclusive lock, a thread that enters and finds someone already there,
- * in this JVM or another, has caught the lock letting two holders in: a benchmark of a broken
- * lock is worthless, so every cycle passes through here (a shared lock's too, so all cycles cost
- * the same).
+ * Counts, per lock, the holders inside its critical section, in a memory-mapped file that every
+ * worker JVM maps: exclusive holders and shared (read) holders apart. An exclusive holder that
+ * finds anyone already there, or a reader that finds an exclusive holder, in this JVM or another,
+ * has caught the lock letting in two holders that exclude each other: a benchmark of a broken
+ * lock is worthless, so every cycle passes through here.
  */
 final class OccupancyProbe implements AutoCloseable {
+    /** What an exclusive holder adds to its lock's slot; a shared holder adds 1. */
+    private static final long EXCLUSIVE = 1L << 32;
     private static final VarHandle SLOT = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
 
     private final FileChannel file;
@@ -46,21 +48,24 @@ final class OccupancyProbe implements AutoCloseable {
     /**
      * Call right after acquiring lock {@code lock}.
      *
-     * @return the holders inside now, the caller included: more than 1 for an exclusive lock is a
-     *         mutual exclusion violation
+     * @param exclusive true for an exclusive hold, false for a shared (read) one
+     * @return true if the caller found a holder it must not share the lock with: anyone, for an
+     *         exclusive hold; an exclusive holder, for a shared one
      */
-    long enter(int lock) {
-        return (long) SLOT.getAndAdd(slots, lock * Long.BYTES, 1L) + 1;
+    boolean enter(int lock, boolean exclusive) {
+        long before = (long) SLOT.getAndAdd(slots, lock * Long.BYTES, exclusive ? EXCLUSIVE : 1L);
+        return exclusive ? before != 0 : before >= EXCLUSIVE;
     }
 
     /**
      * Call right before releasing lock {@code lock}.
      *
-     * @return the holders that were inside, the caller included: more than 1 for an exclusive lock
-     *         is a mutual exclusion violation
+     * @param exclusive as given to {@link #enter}
+     * @return true if a holder the caller must not share with came in meanwhile
      */
-    long leave(int lock) {
-        return (long) SLOT.getAndAdd(slots, lock * Long.BYTES, -1L);
+    boolean leave(int lock, boolean exclusive) {
+        long before = (long) SLOT.getAndAdd(slots, lock * Long.BYTES, exclusive ? -EXCLUSIVE : -1L);
+        return exclusive ? before != EXCLUSIVE : before >= EXCLUSIVE;
     }
 
     @Override

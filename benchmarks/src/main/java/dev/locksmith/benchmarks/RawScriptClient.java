@@ -40,19 +40,16 @@ final class RawScriptClient implements LockClient {
             throw new UnsupportedOperationException("The raw limit is a plain exclusive lock, not " + kind);
         }
         String[] keys = {"bench-raw:" + name};
-        return new CycleLock() {
-            @Override
-            public void lock() {
-                String owner = owner();
-                while (redis.<Long>evalsha(acquireSha, ScriptOutputType.INTEGER, keys, owner, LEASE_MILLIS) == 0L) {
-                    Thread.onSpinWait();
-                }
+        return inside -> {
+            String owner = owner();
+            while (redis.<Long>evalsha(acquireSha, ScriptOutputType.INTEGER, keys, owner, LEASE_MILLIS) == 0L) {
+                Thread.onSpinWait();
             }
-
-            @Override
-            public void unlock() {
-                if (redis.<Long>evalsha(releaseSha, ScriptOutputType.INTEGER, keys, owner()) == 0L) {
-                    throw new IllegalMonitorStateException("Raw lock '" + keys[0] + "' is not held by " + owner());
+            try {
+                return inside.run(true);
+            } finally {
+                if (redis.<Long>evalsha(releaseSha, ScriptOutputType.INTEGER, keys, owner) == 0L) {
+                    throw new IllegalMonitorStateException("Raw lock '" + keys[0] + "' is not held by " + owner);
                 }
             }
         };

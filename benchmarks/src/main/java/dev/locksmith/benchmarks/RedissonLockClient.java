@@ -38,15 +38,16 @@ final class RedissonLockClient implements LockClient {
 
     @Override
     public CycleLock lockFor(Scenario.Kind kind, String name) {
-        RLock lock = switch (kind) {
-            case REENTRANT -> redisson.getLock(name);
-            case FAIR -> redisson.getFairLock(name);
-            case READ -> redisson.getReadWriteLock(name).readLock();
-            case WRITE -> redisson.getReadWriteLock(name).writeLock();
-            case MULTI_3 -> redisson.getMultiLock(Scenario.Kind.memberNames(name).stream()
-                    .map(redisson::getLock).toArray(RLock[]::new));
+        return switch (kind) {
+            case REENTRANT -> CycleLock.of(redisson.getLock(name), true);
+            case FAIR -> CycleLock.of(redisson.getFairLock(name), true);
+            case READ -> CycleLock.of(redisson.getReadWriteLock(name).readLock(), false);
+            case WRITE -> CycleLock.of(redisson.getReadWriteLock(name).writeLock(), true);
+            case READ_WRITE_MIXED -> CycleLock.mixed(redisson.getReadWriteLock(name).readLock(),
+                    redisson.getReadWriteLock(name).writeLock());
+            case MULTI_3 -> CycleLock.of(redisson.getMultiLock(Scenario.Kind.memberNames(name).stream()
+                    .map(redisson::getLock).toArray(RLock[]::new)), true);
         };
-        return CycleLock.of(lock);
     }
 
     @Override

@@ -38,7 +38,7 @@ final class RedissonRedLockClient implements LockClient {
             throw new UnsupportedOperationException("The Redisson RedLock benchmark takes reentrant locks only, not " + kind);
         }
         RLock[] locks = masters.stream().map(master -> master.getLock(name)).toArray(RLock[]::new);
-        return CycleLock.of(masters.get(0).getRedLock(locks));
+        return CycleLock.of(masters.get(0).getRedLock(locks), true);
     }
 
     @Override

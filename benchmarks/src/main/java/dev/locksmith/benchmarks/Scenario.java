@@ -25,6 +25,12 @@ enum Scenario {
             "the read side of one read/write lock (`getReadWriteLock(name).readLock()` in both), eight threads"
                     + " of one JVM on the same name and no writer: readers share, so they should not wait for each"
                     + " other. Shared, so the occupancy probe counts no violations here."),
+    READ_WRITE_MIXED(Group.KINDS, Kind.READ_WRITE_MIXED, Servers.ONE, "Read/write mixed, 8 threads, 90 % reads, 1 name",
+            1, 8, true,
+            "one read/write lock, eight threads of one JVM on the same name; each thread takes the write side"
+                    + " in one cycle of ten and the read side in the others: readers share with readers, and"
+                    + " the occupancy probe counts a reader meeting a writer, or a writer meeting anyone, as a"
+                    + " violation."),
     WRITE(Group.KINDS, Kind.WRITE, Servers.ONE, "Write lock, 1 thread", 1, 1, false,
             "the write side of a read/write lock, one thread, its own name: what the read/write bookkeeping"
                     + " adds to an uncontended exclusive lock (compare with *Uncontended, 1 thread*)."),
@@ -98,26 +104,18 @@ enum Scenario {
      * The kind of lock every cycle takes and releases.
      */
     enum Kind {
-        REENTRANT(true),
-        FAIR(true),
+        REENTRANT,
+        FAIR,
         /** Shared: readers may hold it together. */
-        READ(false),
-        WRITE(true),
+        READ,
+        WRITE,
+        /** The write side once in {@link #WRITE_EVERY} cycles of a thread, the read side otherwise. */
+        READ_WRITE_MIXED,
         /** One multi-lock over three reentrant locks, named by {@link #memberNames}. */
-        MULTI_3(true);
+        MULTI_3;
 
-        private final boolean exclusive;
-
-        Kind(boolean exclusive) {
-            this.exclusive = exclusive;
-        }
-
-        /**
-         * @return true if a second holder inside is a mutual exclusion violation
-         */
-        boolean exclusive() {
-            return exclusive;
-        }
+        /** A thread of {@link #READ_WRITE_MIXED} writes in one cycle of this many. */
+        static final int WRITE_EVERY = 10;
 
         /**
          * @return the names of the locks a {@link #MULTI_3} lock called {@code name} holds together

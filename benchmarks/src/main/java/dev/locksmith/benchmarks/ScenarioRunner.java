@@ -62,6 +62,9 @@ final class ScenarioRunner {
                     jvms.add(WorkerJvm.start(List.of(contender.name(), scenario.name(), run, Integer.toString(jvm),
                             occupancy.toString(), redisUris)));
                 }
+            }
+            // All start at once: JVM start-up overlaps, and nobody is measured yet.
+            for (List<WorkerJvm> jvms : workers.values()) {
                 for (WorkerJvm worker : jvms) {
                     worker.await(BenchmarkWorker.READY, STARTUP);
                 }

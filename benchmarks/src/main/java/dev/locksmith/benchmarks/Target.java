@@ -1,52 +1,65 @@
 package dev.locksmith.benchmarks;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalDouble;
 
 /**
- * Locksmith's median throughput in one scenario divided by another contender's, and the goal the
+ * One contender's median throughput in one scenario divided by another's, and the goal the
  * benchmark issue set for that ratio, if it set one.
  *
  * @param scenario where
- * @param baseline the contender Locksmith is divided by
+ * @param measured the contender divided (a variant of Locksmith)
+ * @param baseline the contender it is divided by
  * @param atLeast  the smallest ratio that passes; empty when the ratio is only for reference
  */
-record Target(Scenario scenario, Contender baseline, OptionalDouble atLeast) {
+record Target(Scenario scenario, Contender measured, Contender baseline, OptionalDouble atLeast) {
 
-    /** Uncontended: at least 0.9 of the raw limit and at least Redisson; contended: 1.5 x Redisson. */
-    private static final List<Target> FROM_THE_ISSUE = List.of(
-            new Target(Scenario.UNCONTENDED_1, Contender.RAW, OptionalDouble.of(0.9)),
-            new Target(Scenario.UNCONTENDED_1, Contender.REDISSON, OptionalDouble.of(1.0)),
-            new Target(Scenario.UNCONTENDED_8, Contender.RAW, OptionalDouble.of(0.9)),
-            new Target(Scenario.UNCONTENDED_8, Contender.REDISSON, OptionalDouble.of(1.0)),
-            new Target(Scenario.CONTENDED, Contender.REDISSON, OptionalDouble.of(1.5)));
+    /** Every Locksmith row at least 1.5 x Redisson, uncontended also at least 0.9 x the raw limit. */
+    private static final double REDISSON_TIMES = 1.5;
+    private static final double RAW_TIMES = 0.9;
 
     /**
-     * @return every ratio worth showing for {@code scenario}: the issue's targets first, then every
-     *         other contender that measures it, for reference
+     * @return every ratio worth showing for {@code scenario}: the issue's targets first, then
+     *         Locksmith against every other contender that measures it, and each Locksmith variant
+     *         against plain Locksmith, for reference
      */
     static List<Target> of(Scenario scenario) {
-        List<Target> targets = new ArrayList<>(FROM_THE_ISSUE.stream().filter(t -> t.scenario == scenario).toList());
-        for (Contender baseline : Contender.values()) {
-            boolean listed = targets.stream().anyMatch(t -> t.baseline == baseline);
-            if (baseline != Contender.LOCKSMITH && baseline.measures(scenario) && !listed) {
-                targets.add(new Target(scenario, baseline, OptionalDouble.empty()));
+        List<Target> targets = new ArrayList<>();
+        for (Contender measured : List.of(Contender.LOCKSMITH, Contender.LOCKSMITH_LOCKED)) {
+            if (measured.measures(scenario)) {
+                targets.add(new Target(scenario, measured, Contender.REDISSON, OptionalDouble.of(REDISSON_TIMES)));
+                if (scenario == Scenario.UNCONTENDED_1 || scenario == Scenario.UNCONTENDED_8) {
+                    targets.add(new Target(scenario, measured, Contender.RAW, OptionalDouble.of(RAW_TIMES)));
+                }
             }
         }
+        for (Contender baseline : Contender.values()) {
+            boolean listed = targets.stream().anyMatch(t -> t.measured == Contender.LOCKSMITH && t.baseline == baseline);
+            if (baseline != Contender.LOCKSMITH && baseline.measures(scenario) && !listed && !isVariant(baseline)) {
+                targets.add(new Target(scenario, Contender.LOCKSMITH, baseline, OptionalDouble.empty()));
+            }
+        }
+        Arrays.stream(Contender.values()).filter(Target::isVariant).filter(variant -> variant.measures(scenario))
+                .forEach(variant -> targets.add(new Target(scenario, variant, Contender.LOCKSMITH, OptionalDouble.empty())));
         return List.copyOf(targets);
     }
 
+    private static boolean isVariant(Contender contender) {
+        return contender == Contender.LOCKSMITH_TELEMETRY || contender == Contender.LOCKSMITH_LOCKED;
+    }
+
     /**
-     * @return Locksmith / baseline, empty when either was not measured
+     * @return measured / baseline, empty when either was not measured
      */
     OptionalDouble ratio(Results results) {
-        OptionalDouble locksmith = results.medianOps(Contender.LOCKSMITH, scenario);
-        OptionalDouble other = results.medianOps(baseline, scenario);
-        if (locksmith.isEmpty() || other.isEmpty() || other.getAsDouble() == 0) {
+        OptionalDouble numerator = results.medianOps(measured, scenario);
+        OptionalDouble denominator = results.medianOps(baseline, scenario);
+        if (numerator.isEmpty() || denominator.isEmpty() || denominator.getAsDouble() == 0) {
             return OptionalDouble.empty();
         }
-        return OptionalDouble.of(locksmith.getAsDouble() / other.getAsDouble());
+        return OptionalDouble.of(numerator.getAsDouble() / denominator.getAsDouble());
     }
 
     /**
