@@ -1,5 +1,8 @@
--- Every operation of every lock kind, in one script so that the helpers are written once.
--- ARGV[1] names the operation; each operation's header below names its other KEYS and ARGV.
+-- Every operation of every lock kind, and the helpers they share, written once. Each operation
+-- runs as a script of its own: LockScriptSource cuts this file into its top-level definitions
+-- and gives each operation the helpers it uses, because Redis runs a script's whole top level
+-- on every call. ARGV[1] names the operation (so MONITOR and SLOWLOG tell them apart); each
+-- operation's header below names its other KEYS and ARGV.
 --
 -- Every operation reads and checks what it needs before its first write, and every write is one
 -- a retry may repeat: Redis keeps the writes of a script that fails halfway, so a failure
@@ -17,7 +20,6 @@
 -- renewed, server ms), q:<owner> (until when that owner waits to write); and f, set while a
 -- waiter asks to be woken by the next release. The hash lives as long as its latest expiry.
 
-local op = ARGV[1]
 local SEEDED = 1e15 -- every counter seeded from the clock is above this (microseconds since 2001)
 
 -- The next fencing token. A counter that is missing (first use, after its lifetime, or on a
@@ -72,7 +74,6 @@ local function wake(publish, channel, message)
     redis.call(publish, channel, message)
 end
 
-local ops = {}
 
 -- acquire: first hold of an owner on the reentrant lock.
 -- KEYS[1] lock, KEYS[2] fencing counter
@@ -606,9 +607,3 @@ ops.inspect = function()
     table.insert(lines, 'waiting|' .. queued .. '|' .. (subscribed[2] + subscribed[4]))
     return lines
 end
-
-local run = ops[op]
-if not run then
-    return redis.error_reply('ERR Locksmith script has no operation ' .. tostring(op))
-end
-return run()

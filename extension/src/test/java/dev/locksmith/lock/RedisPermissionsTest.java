@@ -8,6 +8,7 @@ import dev.locksmith.DistributedReadWriteLock;
 import dev.locksmith.LockException;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
+import dev.locksmith.internal.store.LockScript;
 import dev.locksmith.testing.LocalRedisServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -162,8 +163,7 @@ class RedisPermissionsTest {
         String uri = userWith("clockless", rules);
         RedisClient client = RedisClient.create(RedisURI.create(uri));
         try (StatefulRedisConnection<String, String> connection = client.connect()) {
-            String script = new String(RedisPermissionsTest.class.getResourceAsStream("/dev/locksmith/scripts/locksmith.lua")
-                    .readAllBytes(), StandardCharsets.UTF_8);
+            String script = LockScript.script("acquire").body();
             for (int attempt = 0; attempt < 3; attempt++) {
                 // The acquisition the library would send, resent as a retrying client would.
                 assertThatThrownBy(() -> connection.sync().eval(script, ScriptOutputType.MULTI,

@@ -9,7 +9,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * One Lua script from {@code dev/locksmith/scripts/}, with the SHA-1 Redis knows it by.
+ * One Lua script, with the SHA-1 Redis knows it by; its source is in {@code dev/locksmith/scripts/}.
  */
 public final class LuaScript {
     private static final String FOLDER = "/dev/locksmith/scripts/";
@@ -25,17 +25,26 @@ public final class LuaScript {
     }
 
     /**
-     * @param name the file name without {@code .lua}
-     * @return the script read from the class path
-     * @throws IllegalStateException if the script is not on the class path (a broken build)
+     * @param name names the script in messages
+     * @param body its Lua text
+     * @return the script
      */
-    public static LuaScript load(String name) {
+    public static LuaScript of(String name, String body) {
+        return new LuaScript(name, body);
+    }
+
+    /**
+     * @param name the file name without {@code .lua}
+     * @return the text of the file
+     * @throws IllegalStateException if it is not on the class path (a broken build)
+     */
+    public static String source(String name) {
         String path = FOLDER + name + ".lua";
         try (InputStream in = LuaScript.class.getResourceAsStream(path)) {
             if (in == null) {
                 throw new IllegalStateException("Lua script " + path + " is missing from the locksmith jar");
             }
-            return new LuaScript(name, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read Lua script " + path, e);
         }
@@ -64,6 +73,6 @@ public final class LuaScript {
 
     @Override
     public String toString() {
-        return name + ".lua";
+        return name;
     }
 }

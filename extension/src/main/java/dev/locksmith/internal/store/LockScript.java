@@ -2,14 +2,17 @@ package dev.locksmith.internal.store;
 
 import dev.locksmith.internal.redis.LuaScript;
 import dev.locksmith.internal.redis.ScriptCall;
+import java.util.Map;
+import java.util.TreeSet;
 
 /**
- * The one Lua script behind every lock operation ({@code locksmith.lua}): its first argument
- * names the operation, so the helpers every operation shares are written once and Redis caches
- * one script.
+ * The Lua scripts behind the lock operations: one per operation, each cut from
+ * {@code locksmith.lua} with the helpers it uses ({@link LockScriptSource}). Each call passes the
+ * operation's name as its first argument, where the source expects it.
  */
 public final class LockScript {
-    private static final LuaScript SCRIPT = LuaScript.load("locksmith");
+    private static final Map<String, LuaScript> OPERATIONS = LockScriptSource.operations("locksmith.lua",
+            LuaScript.source("locksmith"));
 
     private LockScript() {
     }
@@ -21,7 +24,7 @@ public final class LockScript {
      * @return a call answering an integer
      */
     public static ScriptCall integer(String operation, String[] keys, String... args) {
-        return ScriptCall.integer(SCRIPT, keys, withOperation(operation, args));
+        return ScriptCall.integer(script(operation), keys, withOperation(operation, args));
     }
 
     /**
@@ -31,7 +34,21 @@ public final class LockScript {
      * @return a call answering a list
      */
     public static ScriptCall list(String operation, String[] keys, String... args) {
-        return ScriptCall.list(SCRIPT, keys, withOperation(operation, args));
+        return ScriptCall.list(script(operation), keys, withOperation(operation, args));
+    }
+
+    /**
+     * @param operation the operation, such as {@code acquire}
+     * @return its script
+     * @throws IllegalArgumentException if {@code locksmith.lua} has no such operation
+     */
+    public static LuaScript script(String operation) {
+        LuaScript script = OPERATIONS.get(operation);
+        if (script == null) {
+            throw new IllegalArgumentException("locksmith.lua has no operation '" + operation + "'; it has "
+                    + new TreeSet<>(OPERATIONS.keySet()));
+        }
+        return script;
     }
 
     private static String[] withOperation(String operation, String[] args) {

@@ -1,0 +1,152 @@
+package dev.locksmith.internal.store;
+
+import dev.locksmith.internal.redis.LuaScript;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Cuts the Lua source of every lock operation into its top-level definitions, and makes of each
+ * operation a script of its own holding the helpers it uses and nothing else.
+ *
+ * <p>Redis runs a script's whole top level on every call: one script holding every operation
+ * rebuilt every helper and every operation on each call, about 2.7 µs of Redis time per call
+ * measured with {@code redis-benchmark}, more than the commands of an uncontended acquire.
+ *
+ * <p>The source is a sequence of definitions at column 0 ({@code local NAME = ...},
+ * {@code local function NAME(...)}, {@code function ops.NAME()},
+ * {@code ops.NAME = function()} or {@code ops['NAME'] = function()}), each with the comment
+ * block right above it. A comment block followed by a blank line is a section comment and
+ * belongs to no definition; blank lines are left out; any other code at column 0 is refused, so an edit that the cutting
+ * would misread fails the build's tests instead of a call in production.
+ */
+final class LockScriptSource {
+    private static final Pattern HELPER = Pattern.compile("^local (?:function )?([A-Za-z_][A-Za-z0-9_]*)\\b");
+    private static final Pattern OPERATION = Pattern.compile(
+            "^(?:function ops\\.([a-z]+)\\(|ops\\.([a-z]+) = function|ops\\['([a-z-]+)'] = function)");
+    private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
+    private LockScriptSource() {
+    }
+
+    /**
+     * @param file   names the source in messages, such as {@code locksmith.lua}
+     * @param source the Lua source
+     * @return one script per operation, by operation name
+     * @throws IllegalStateException if the source has code at column 0 that is no definition
+     */
+    static Map<String, LuaScript> operations(String file, String source) {
+        List<Definition> helpers = new ArrayList<>();
+        Map<String, String> operations = new LinkedHashMap<>();
+        cut(file, source, helpers, operations);
+        Map<String, LuaScript> scripts = new LinkedHashMap<>();
+        operations.forEach((name, text) -> scripts.put(name, LuaScript.of(file + " " + name, compose(helpers, name, text))));
+        return Map.copyOf(scripts);
+    }
+
+    private static void cut(String file, String source, List<Definition> helpers, Map<String, String> operations) {
+        List<String> comment = new ArrayList<>();
+        StringBuilder current = null;
+        String name = null;
+        boolean operation = false;
+        String[] lines = source.split("\n", -1);
+        for (int number = 1; number <= lines.length; number++) {
+            String line = lines[number - 1];
+            if (line.startsWith("--")) {
+                comment.add(line);
+                continue;
+            }
+            if (line.isBlank()) {
+                comment.clear();
+                continue;
+            }
+            boolean body = Character.isWhitespace(line.charAt(0)) || line.equals("end");
+            if (body && current != null && comment.isEmpty()) {
+                current.append(line).append('\n');
+                continue;
+            }
+            Matcher helper = HELPER.matcher(line);
+            Matcher op = OPERATION.matcher(line);
+            boolean isOperation = !body && op.find();
+            if (body || !(isOperation || helper.find())) {
+                throw new IllegalStateException(file + " line " + number + " is neither a definition at column 0 nor"
+                        + " inside one: " + line);
+            }
+            finish(name, operation, current, helpers, operations);
+            operation = isOperation;
+            name = isOperation ? firstGroup(op) : helper.group(1);
+            current = new StringBuilder();
+            for (String text : comment) {
+                current.append(text).append('\n');
+            }
+            current.append(line).append('\n');
+            comment.clear();
+        }
+        finish(name, operation, current, helpers, operations);
+    }
+
+    private static void finish(String name, boolean operation, StringBuilder text, List<Definition> helpers,
+                               Map<String, String> operations) {
+        if (name == null) {
+            return;
+        }
+        if (operation) {
+            operations.put(name, text.toString());
+        } else {
+            helpers.add(new Definition(name, text.toString()));
+        }
+    }
+
+    private static String firstGroup(Matcher matcher) {
+        for (int group = 1; group <= matcher.groupCount(); group++) {
+            if (matcher.group(group) != null) {
+                return matcher.group(group);
+            }
+        }
+        throw new IllegalStateException("no name in " + matcher.group());
+    }
+
+    /** The helpers the operation reaches, directly or through other helpers, in source order. */
+    private static String compose(List<Definition> helpers, String name, String text) {
+        Set<String> used = identifiers(text);
+        Set<Definition> needed = new HashSet<>();
+        boolean grew = true;
+        while (grew) {
+            grew = false;
+            for (Definition helper : helpers) {
+                if (used.contains(helper.name()) && needed.add(helper)) {
+                    used.addAll(identifiers(helper.text()));
+                    grew = true;
+                }
+            }
+        }
+        StringBuilder script = new StringBuilder();
+        for (Definition helper : helpers) {
+            if (needed.contains(helper)) {
+                script.append(helper.text());
+            }
+        }
+        return script.append("local ops = {}\n").append(text).append("return ops['").append(name).append("']()\n")
+                .toString();
+    }
+
+    private static Set<String> identifiers(String lua) {
+        Set<String> names = new HashSet<>();
+        for (String line : lua.split("\n")) {
+            int comment = line.indexOf("--");
+            Matcher identifier = IDENTIFIER.matcher(comment < 0 ? line : line.substring(0, comment));
+            while (identifier.find()) {
+                names.add(identifier.group());
+            }
+        }
+        return names;
+    }
+
+    private record Definition(String name, String text) {
+    }
+}

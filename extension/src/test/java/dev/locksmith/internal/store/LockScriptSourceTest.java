@@ -1,0 +1,95 @@
+package dev.locksmith.internal.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.locksmith.internal.redis.LuaScript;
+import dev.locksmith.testing.LocalRedisServer;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each operation's script is cut from {@code locksmith.lua} with exactly the helpers it reaches,
+ * and Redis compiles every one of them.
+ */
+class LockScriptSourceTest {
+    private static final Map<String, LuaScript> OPERATIONS = LockScriptSource.operations("locksmith.lua",
+            LuaScript.source("locksmith"));
+
+    @Test
+    void everyOperationOfTheSourceBecomesAScriptRedisCompiles() {
+        assertThat(OPERATIONS).containsKeys("acquire", "release", "fair-acquire", "fair-release", "fair-leave",
+                "hold-count", "acquire-read", "acquire-write", "release-read", "release-write", "give-up-write",
+                "rw-hold", "renew", "release-all", "force-release", "raise-fence", "access", "manager", "inspect");
+        LocalRedisServer server = LocalRedisServer.start();
+        try {
+            OPERATIONS.forEach((name, script) -> assertThat(server.command("SCRIPT", "LOAD", script.body()))
+                    .as("the SHA Redis gives %s", name).isEqualTo(script.sha()));
+        } finally {
+            server.kill();
+        }
+    }
+
+    @Test
+    void anOperationCarriesTheHelpersItReachesAndNoOthers() {
+        String acquire = OPERATIONS.get("acquire").body();
+        assertThat(acquire).contains("local SEEDED", "local function next_token", "local function owned_by",
+                "local function exclusive_value", "local function ask_to_be_woken", "function ops.acquire()")
+                .doesNotContain("local function rw_state", "local function answered_before", "ops['fair-acquire']");
+
+        // release reaches answered_before only through begin_release.
+        assertThat(OPERATIONS.get("release").body()).contains("local function begin_release",
+                "local function answered_before", "local function wake").doesNotContain("local function next_token");
+        assertThat(OPERATIONS.get("acquire-read").body()).contains("local function rw_acquire",
+                "local function rw_grant", "local function rw_state", "local function now_ms");
+    }
+
+    @Test
+    void helpersComeBeforeTheOperationInSourceOrder() {
+        String release = OPERATIONS.get("release").body();
+        assertThat(release.indexOf("local function owned_by")).isLessThan(release.indexOf("local function begin_release"));
+        assertThat(release.indexOf("local function begin_release")).isLessThan(release.indexOf("function ops.release()"));
+        assertThat(release).endsWith("return ops['release']()\n");
+    }
+
+    @Test
+    void codeAtColumnZeroThatIsNoDefinitionIsRefusedWithItsLine() {
+        String source = """
+                local function helper()
+                    return 1
+                end
+
+                redis.call('del', KEYS[1])
+                """;
+        assertThatThrownBy(() -> LockScriptSource.operations("broken.lua", source))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("broken.lua line 5").hasMessageContaining("redis.call('del', KEYS[1])");
+    }
+
+    @Test
+    void aSectionCommentBelongsToNoDefinition() {
+        String source = """
+                -- A section about nothing in particular.
+
+                -- The answer.
+                ops.answer = function()
+                    return 42
+                end
+                """;
+        assertThat(LockScriptSource.operations("small.lua", source).get("answer").body()).isEqualTo("""
+                local ops = {}
+                -- The answer.
+                ops.answer = function()
+                    return 42
+                end
+                return ops['answer']()
+                """);
+    }
+
+    @Test
+    void anUnknownOperationNamesTheOnesThereAre() {
+        assertThatThrownBy(() -> LockScript.script("acquire-everything"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no operation 'acquire-everything'").hasMessageContaining("acquire-read");
+    }
+}
