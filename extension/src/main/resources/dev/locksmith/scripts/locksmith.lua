@@ -64,10 +64,19 @@ local function ask_to_be_woken(lock, current, fair_waiter)
 end
 
 -- A retried request's answer, kept for the client's command timeout: a release resent after a
--- lost reply answers what the first one did instead of taking effect twice.
-local function answered_before(latch, answer, lifetime)
-    local earlier = redis.call('set', latch, answer, 'nx', 'px', lifetime, 'get')
-    return earlier and tonumber(earlier)
+-- lost reply answers what the first one did instead of taking effect twice. One latch per owner
+-- and lock, holding <request>|<answer> of the owner's latest release: an owner (one thread) sends
+-- its next release of a lock only once the previous one was answered or timed out, and the
+-- client resends no request that timed out. Overwriting one key, not creating one per release,
+-- keeps Redis from allocating and expiring a key on every cycle.
+-- returns the answer the same request got before, or nil
+local function answered_before(latch, request, answer, lifetime)
+    local earlier = redis.call('set', latch, request .. '|' .. answer, 'px', lifetime, 'get')
+    if earlier and string.sub(earlier, 1, #request + 1) == request .. '|' then
+        redis.call('set', latch, earlier, 'px', lifetime)
+        return tonumber(string.sub(earlier, #request + 2))
+    end
+    return nil
 end
 
 local function wake(publish, channel, message)
@@ -162,12 +171,13 @@ end
 
 -- What the releases of an exclusive lock (reentrant and fair) share: a resent request gets the
 -- answer the first one got; an owner that holds the lock has it deleted.
--- KEYS[1] lock, KEYS[3] latch of this release request; ARGV[2] owner, ARGV[3] latch lifetime ms
+-- KEYS[1] lock, KEYS[3] the owner's release latch; ARGV[2] owner, ARGV[3] latch lifetime ms,
+-- ARGV[5] this release request's id
 -- returns the lock's value when this request released it, else nil and the answer to give
 local function begin_release()
     local current = redis.call('get', KEYS[1])
     local mine = owned_by(current, ARGV[2])
-    local earlier = answered_before(KEYS[3], mine and 0 or -1, ARGV[3])
+    local earlier = answered_before(KEYS[3], ARGV[5], mine and 0 or -1, ARGV[3])
     if earlier then
         return nil, earlier
     end
@@ -180,8 +190,8 @@ end
 
 -- release: the last hold of an owner on the reentrant lock ends; the lock is deleted and the
 -- waiters that asked to be woken are.
--- KEYS[1] lock, KEYS[2] release channel, KEYS[3] latch of this release request
--- ARGV[2] owner, ARGV[3] latch lifetime ms, ARGV[4] publish command
+-- KEYS[1] lock, KEYS[2] release channel, KEYS[3] the owner's release latch
+-- ARGV[2] owner, ARGV[3] latch lifetime ms, ARGV[4] publish command, ARGV[5] request id
 -- returns 0 when released, -1 when the owner held nothing (lost)
 function ops.release()
     local current, answer = begin_release()
@@ -196,8 +206,8 @@ end
 
 -- fair-release: the last hold of an owner on the fair lock ends; the head of the queue is woken
 -- by name, so only it asks Redis again.
--- KEYS[1] lock, KEYS[2] release channel, KEYS[3] latch of this release request, KEYS[4] queue
--- ARGV[2] owner, ARGV[3] latch lifetime ms, ARGV[4] publish command
+-- KEYS[1] lock, KEYS[2] release channel, KEYS[3] the owner's release latch, KEYS[4] queue
+-- ARGV[2] owner, ARGV[3] latch lifetime ms, ARGV[4] publish command, ARGV[5] request id
 -- returns 0 when released, -1 when the owner held nothing (lost)
 ops['fair-release'] = function()
     local current, answer = begin_release()
@@ -330,15 +340,15 @@ ops['acquire-read'] = function() return rw_acquire(true) end
 ops['acquire-write'] = function() return rw_acquire(false) end
 
 -- release-read / release-write: the last hold of an owner on one side ends.
--- KEYS[1] read/write hash, KEYS[2] release channel, KEYS[3] latch of this release request
--- ARGV[2] owner, ARGV[3] latch lifetime ms, ARGV[4] publish command
+-- KEYS[1] read/write hash, KEYS[2] release channel, KEYS[3] the owner's release latch
+-- ARGV[2] owner, ARGV[3] latch lifetime ms, ARGV[4] publish command, ARGV[5] request id
 -- returns 0 when released, -1 when the owner held nothing (lost)
 local function rw_release(read)
     local hash, owner = KEYS[1], ARGV[2]
     local field = (read and 'r:' or 'w:') .. owner
     local state = rw_state(hash, nil)
     local mine = state.fields[field] ~= nil
-    local earlier = answered_before(KEYS[3], mine and 0 or -1, ARGV[3])
+    local earlier = answered_before(KEYS[3], ARGV[5], mine and 0 or -1, ARGV[3])
     if earlier then
         return earlier
     end

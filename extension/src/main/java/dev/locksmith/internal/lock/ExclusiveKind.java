@@ -33,9 +33,9 @@ class ExclusiveKind extends LockKind {
     }
 
     @Override
-    ScriptCall release(LockKeys keys, String owner, String latchKey, long latchMillis) {
-        return LockScript.integer("release", new String[] {keys.lock(), keys.channel(), latchKey}, owner,
-                Long.toString(latchMillis), keys.publish());
+    ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis) {
+        return LockScript.integer("release", new String[] {keys.lock(), keys.channel(), keys.latch(owner)}, owner,
+                Long.toString(latchMillis), keys.publish(), requestId);
     }
 
     @Override

@@ -29,9 +29,10 @@ final class FairKind extends ExclusiveKind {
     }
 
     @Override
-    ScriptCall release(LockKeys keys, String owner, String latchKey, long latchMillis) {
-        return LockScript.integer("fair-release", new String[] {keys.lock(), keys.channel(), latchKey, keys.queue()},
-                owner, Long.toString(latchMillis), keys.publish());
+    ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis) {
+        return LockScript.integer("fair-release",
+                new String[] {keys.lock(), keys.channel(), keys.latch(owner), keys.queue()},
+                owner, Long.toString(latchMillis), keys.publish(), requestId);
     }
 
     @Override

@@ -13,7 +13,7 @@ import dev.locksmith.internal.lease.HoldKeys;
  * @param fence       the fencing counter of the name, shared by every kind; outlives the lock
  *                    so tokens keep increasing
  * @param channel     where releases are published
- * @param latchPrefix the start of the short-lived keys that make a resent release harmless
+ * @param latchPrefix the start of each owner's short-lived key that makes its resent release harmless
  * @param queue       the fair lock's queue of waiting owners
  * @param placePrefix the start of each fair waiter's place key, which lapses when it stops asking
  * @param publish     the command that announces a release on {@code channel}: {@code publish},
@@ -40,6 +40,14 @@ public record LockKeys(String lock, String fence, String channel, String latchPr
             return name;
         }
         return name.replace("%", "%25").replace("}", "%7D");
+    }
+
+    /**
+     * @param owner an owner id
+     * @return the key remembering the answer to that owner's latest release of this lock
+     */
+    public String latch(String owner) {
+        return latchPrefix + owner;
     }
 
     /**

@@ -54,9 +54,12 @@ abstract class LockKind {
     abstract ScriptCall acquisition(LockKeys keys, AcquireRequest request);
 
     /**
+     * @param requestId   unique to this release request, so a resent copy gets its answer
+     * @param latchMillis how long that answer is kept: the command timeout, after which the client
+     *                    resends nothing
      * @return a call answering 0 when the owner's last hold is released, -1 when it held nothing
      */
-    abstract ScriptCall release(LockKeys keys, String owner, String latchKey, long latchMillis);
+    abstract ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis);
 
     /**
      * @param count       the owner's hold count from now on

@@ -27,7 +27,11 @@ final class OwnerIds {
         return managerId + ":" + thread.getId();
     }
 
+    /**
+     * @return an id no other release request of this manager has; Redis keeps it beside the owner
+     *         id, which names the manager
+     */
     String nextRequestId() {
-        return managerId + ":" + requests.incrementAndGet();
+        return Long.toString(requests.incrementAndGet());
     }
 }

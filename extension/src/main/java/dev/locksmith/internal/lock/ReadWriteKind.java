@@ -51,9 +51,10 @@ final class ReadWriteKind extends LockKind {
     }
 
     @Override
-    ScriptCall release(LockKeys keys, String owner, String latchKey, long latchMillis) {
+    ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis) {
         return LockScript.integer(read ? "release-read" : "release-write",
-                new String[] {keys.lock(), keys.channel(), latchKey}, owner, Long.toString(latchMillis), keys.publish());
+                new String[] {keys.lock(), keys.channel(), keys.latch(owner)}, owner, Long.toString(latchMillis),
+                keys.publish(), requestId);
     }
 
     @Override

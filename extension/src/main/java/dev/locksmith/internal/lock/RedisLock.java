@@ -83,8 +83,8 @@ final class RedisLock extends LockFacade implements ReleasableByOwner {
             ScriptCall call = kind.holdCount(keys, hold.owner(), count - 1, 0);
             return new PendingRelease(hold, call == null ? null : context.store().update(call, 0), false);
         }
-        String latchKey = keys.latchPrefix() + context.owners().nextRequestId();
-        ScriptCall release = kind.release(keys, hold.owner(), latchKey, context.settings().commandTimeout().toMillis());
+        ScriptCall release = kind.release(keys, hold.owner(), context.owners().nextRequestId(),
+                context.settings().commandTimeout().toMillis());
         context.leases().releasing(hold);
         try {
             return new PendingRelease(hold, context.store().update(release, -1), true);
