@@ -1,7 +1,9 @@
 package dev.locksmith.benchmarks;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -58,6 +60,7 @@ final class MarkdownReport {
         ratios(md);
         exclusion(md);
         commands(md);
+        variants(md);
         md.append("## What each scenario does\n\n");
         for (Scenario scenario : options.scenarios()) {
             md.append("- **").append(scenario.label()).append("**: ").append(scenario.description()).append('\n');
@@ -163,7 +166,9 @@ final class MarkdownReport {
                 .append("`INFO commandstats`, which counts the commands a script runs as well as the script call, so\n")
                 .append("the requests a client sends are the *script calls* (`evalsha`/`eval`) plus any command not run by\n")
                 .append("a script; requests sent together before any answer (a multi-lock's, RedLock's) share a round trip.\n")
-                .append("*Script us* is the time Redis spent inside `evalsha`/`eval` (their commands included).\n")
+                .append("*Script us* is the time Redis spent inside `evalsha`/`eval` (their commands included), measured\n")
+                .append("by Redis as wall time: a busy machine that takes the CPU from Redis in the middle of a script\n")
+                .append("inflates it, so it is steadier at 8 threads (Redis always busy) than at 1.\n")
                 .append("*Server CPU* is the whole redis-server process (`INFO cpu`, network I/O included);\n")
                 .append("*client CPU* is all threads of the worker JVM(s). RedLock sums calls and server CPU over its three\n")
                 .append("masters. With ").append(machine.processors())
@@ -188,6 +193,40 @@ final class MarkdownReport {
                         .append(" | ").append(breakdown(median)).append(" |\n");
             }
         }
+        md.append('\n');
+    }
+
+    private void variants(StringBuilder md) {
+        List<String> rows = new ArrayList<>();
+        for (Scenario scenario : options.scenarios()) {
+            Optional<Measurement> plain = results.medianRepetition(Contender.LOCKSMITH, scenario);
+            OptionalDouble plainOps = results.medianOps(Contender.LOCKSMITH, scenario);
+            for (Contender variant : List.of(Contender.LOCKSMITH_TELEMETRY, Contender.LOCKSMITH_LOCKED)) {
+                Optional<Measurement> measured = results.medianRepetition(variant, scenario);
+                OptionalDouble variantOps = results.medianOps(variant, scenario);
+                if (plain.isEmpty() || measured.isEmpty() || plainOps.isEmpty() || variantOps.isEmpty()) {
+                    continue;
+                }
+                rows.add("| " + scenario.label() + " | " + variant.label() + " | "
+                        + decimal(plain.get().commandsPerCycle()) + " / " + decimal(measured.get().commandsPerCycle()) + " | "
+                        + decimal(plain.get().clientCpuMicrosPerCycle()) + " / "
+                        + decimal(measured.get().clientCpuMicrosPerCycle()) + " | "
+                        + ratio(variantOps.getAsDouble() / plainOps.getAsDouble()) + " |");
+            }
+        }
+        if (rows.isEmpty()) {
+            return;
+        }
+        md.append("## What telemetry and `@Locked` cost\n\n");
+        md.append("*Locksmith, OpenTelemetry on* is the same client with an OpenTelemetry SDK that records every\n")
+                .append("metric of [observability.md](observability.md) and collects them every second, as a MicroProfile\n")
+                .append("Telemetry server does, into an exporter that discards them (no network is measured).\n")
+                .append("*Locksmith, @Locked via Weld* takes the same lock through a `@Locked(\"{0}\")` method of a bean in\n")
+                .append("Weld SE, so the interceptor, the lock name template and the CDI proxies are all in each cycle.\n")
+                .append("Neither adds a Redis call; what they cost is client CPU.\n\n");
+        md.append("| Scenario | Variant | Redis calls per cycle, plain / variant | Client CPU us per cycle, plain / variant | Throughput, variant / plain |\n")
+                .append("|---|---|---:|---:|---:|\n");
+        rows.forEach(row -> md.append(row).append('\n'));
         md.append('\n');
     }
 
