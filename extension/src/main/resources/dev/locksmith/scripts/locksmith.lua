@@ -356,7 +356,10 @@ local function rw_release(read)
         return -1
     end
     local keeps_other = state.fields[(read and 'w:' or 'r:') .. owner] ~= nil
-    local writer_after = (not read and state.writer == owner) and nil or state.writer
+    local writer_after = state.writer
+    if not read and state.writer == owner then
+        writer_after = nil
+    end
     local readers_after = state.readers - (read and 1 or 0)
     -- Waiters may get in now if no holder is left, or if a writer left (readers may enter).
     local wakes = state.flag and ((writer_after == nil and readers_after == 0) or not read)
