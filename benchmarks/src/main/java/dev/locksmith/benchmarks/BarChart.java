@@ -25,15 +25,16 @@ import javax.imageio.ImageIO;
  */
 final class BarChart {
     private static final int WIDTH = 1320;
-    private static final int HEIGHT = 640;
+    private static final int HEIGHT = 700;
     private static final int TOP = 120;
-    private static final int BOTTOM = 130;
+    private static final int BOTTOM = 190;
     private static final int LEFT = 90;
     private static final int RIGHT = 30;
     private static final int PANEL_GAP = 60;
     private static final Map<Contender, Color> COLORS = Map.of(
             Contender.LOCKSMITH, new Color(0x2E7D32),
             Contender.LOCKSMITH_TELEMETRY, new Color(0x81C784),
+            Contender.LOCKSMITH_LOCKED, new Color(0x00796B),
             Contender.REDISSON, new Color(0xC62828),
             Contender.RAW, new Color(0x616161));
 
@@ -169,8 +170,8 @@ final class BarChart {
         for (Target target : Target.of(scenario)) {
             OptionalDouble ratio = target.ratio(results);
             if (ratio.isPresent()) {
-                String text = String.format(Locale.ROOT, "Locksmith / %s = %.2f%s", shortName(target.baseline()),
-                        ratio.getAsDouble(), suffix(target));
+                String text = String.format(Locale.ROOT, "%s / %s = %.2f%s", shortName(target.measured()),
+                        shortName(target.baseline()), ratio.getAsDouble(), suffix(target));
                 for (String part : wrap(g, text, textWidth)) {
                     centered(g, part, textX, textWidth, line);
                     line += 18;
@@ -237,9 +238,11 @@ final class BarChart {
 
     private static String shortName(Contender contender) {
         return switch (contender) {
-            case RAW -> "raw";
+            case LOCKSMITH -> "Locksmith";
             case LOCKSMITH_TELEMETRY -> "OTel on";
-            default -> "Redisson";
+            case LOCKSMITH_LOCKED -> "@Locked";
+            case REDISSON -> "Redisson";
+            case RAW -> "raw";
         };
     }
 
