@@ -95,7 +95,9 @@ final class CycleLoop {
         long violations = 0;
         Window.sleepUntil(window.startAt());
         while (true) {
-            violations += lockAndUnlock(lock, inside);
+            // The cycle is a method of its own (CycleLock's), compiled once and kept across windows,
+            // not compiled on-stack anew inside each counted window.
+            violations += lock.cycle(inside);
             long now = System.currentTimeMillis();
             if (now >= window.measureUntil()) {
                 return new Outcome(counted, violations);
@@ -104,16 +106,5 @@ final class CycleLoop {
                 counted++;
             }
         }
-    }
-
-    /**
-     * One cycle, in a method of its own: the JIT compiles it once and keeps it across windows,
-     * whereas code inlined into the loop above would be compiled on-stack anew in every window
-     * (the loop's exit deoptimises it), inside the counted time.
-     *
-     * @return the violations seen in this cycle
-     */
-    private static int lockAndUnlock(CycleLock lock, CycleLock.Inside inside) {
-        return lock.cycle(inside);
     }
 }

@@ -22,8 +22,8 @@ import java.util.regex.Pattern;
  * {@code local function NAME(...)}, {@code function ops.NAME()},
  * {@code ops.NAME = function()} or {@code ops['NAME'] = function()}), each with the comment
  * block right above it. A comment block followed by a blank line is a section comment and
- * belongs to no definition; blank lines are left out; any other code at column 0 is refused, so an edit that the cutting
- * would misread fails the build's tests instead of a call in production.
+ * belongs to no definition; blank lines are left out. Any other code at column 0 is refused, so
+ * an edit that the cutting would misread fails the build's tests, not a call in production.
  */
 final class LockScriptSource {
     private static final Pattern HELPER = Pattern.compile("^local (?:function )?([A-Za-z_][A-Za-z0-9_]*)\\b");
