@@ -11,9 +11,14 @@
 -- The exclusive lock (reentrant and fair) is one string key holding
 --   <mark><owner>|<fencing token>|<hold count>|<since ms>|<thread name>
 -- where <mark> says who holds it and whether a waiter asked to be woken by '*' on release:
--- '-' a reentrant holder, 'w' a reentrant holder with such waiters, 'f' a fair holder (whose
+-- '-' a reentrant holder, 'w' a reentrant holder with such waiters of its own process only,
+-- 'W' a reentrant holder with such waiters in another process, 'f' a fair holder (whose
 -- release wakes the head of the fair queue anyway), 'F' a fair holder with such waiters.
--- The key's time to live is the lease.
+-- An owner id is <manager id>:<thread id>, one manager per process (or per LockManager).
+-- The key's time to live is the lease. For a moment after a release it may hold instead
+--   y<manager id>:
+-- a lock nobody holds that the process of that manager leaves to other processes: it passed the
+-- lock among its own threads several times in a row while another process waited (see release).
 --
 -- The read/write lock is one hash with, per owner: r:<owner> and w:<owner> (that owner's read and
 -- write hold, valued <fencing token>|<since ms>|<thread name>), e:<owner> (when that owner's holds expire unless
@@ -45,6 +50,17 @@ local function owned_by(value, owner)
     return value and string.sub(value, 2, #owner + 2) == owner .. '|'
 end
 
+-- The manager part of an owner id, with its ':'.
+local function manager_of(owner)
+    return string.match(owner, '^[^:]*:')
+end
+
+-- Whether a lock's value (a holder's or a yield's) belongs to the process of that owner.
+local function same_manager(value, owner)
+    local manager = manager_of(owner)
+    return string.sub(value, 2, #manager + 1) == manager
+end
+
 local function token_of(value)
     return tonumber(string.match(value, '^.[^|]*|(%d+)|'))
 end
@@ -53,11 +69,15 @@ local function exclusive_value(mark, owner, token, since, thread)
     return mark .. owner .. '|' .. string.format('%d', token) .. '|1|' .. since .. '|' .. thread
 end
 
--- Asks the holder's release to wake this waiter with '*', unless it will anyway.
-local function ask_to_be_woken(lock, current, fair_waiter)
+-- Asks the holder's release to wake this waiter with '*', unless it will anyway; a reentrant
+-- holder learns whether a waiter of another process asks.
+local function ask_to_be_woken(lock, current, owner, fair_waiter)
     local mark = string.sub(current, 1, 1)
-    if mark == '-' then
-        redis.call('setrange', lock, 0, 'w')
+    if mark == '-' or mark == 'w' then
+        local wanted = same_manager(current, owner) and 'w' or 'W'
+        if wanted ~= mark then
+            redis.call('setrange', lock, 0, wanted)
+        end
     elseif mark == 'f' and not fair_waiter then
         redis.call('setrange', lock, 0, 'F')
     end
@@ -100,7 +120,16 @@ function ops.acquire()
         -- A retried request (the reply to the first was lost) finds its own grant.
         return {1, token_of(current)}
     end
-    ask_to_be_woken(KEYS[1], current, false)
+    if string.sub(current, 1, 1) == 'y' then
+        if not same_manager(current, owner) then
+            -- Left to other processes, of which this owner is one; the process that left it has
+            -- waiters, so this holder's process takes its turn and then leaves it back.
+            redis.call('set', KEYS[1], exclusive_value('W', owner, token, ARGV[4], ARGV[5]), 'px', lease)
+            return {1, token}
+        end
+        return {0, redis.call('pttl', KEYS[1])}
+    end
+    ask_to_be_woken(KEYS[1], current, owner, false)
     return {0, redis.call('pttl', KEYS[1])}
 end
 
@@ -144,7 +173,7 @@ ops['fair-acquire'] = function()
     end
     redis.call('pexpire', KEYS[3], patience)
     if current then
-        ask_to_be_woken(KEYS[1], current, true)
+        ask_to_be_woken(KEYS[1], current, owner, true)
         -- PTTL is 0 in the last millisecond of a lease (the lock still exists): ask again at once.
         return {0, redis.call('pttl', KEYS[1])}
     end
@@ -170,10 +199,10 @@ ops['fair-leave'] = function()
 end
 
 -- What the releases of an exclusive lock (reentrant and fair) share: a resent request gets the
--- answer the first one got; an owner that holds the lock has it deleted.
+-- answer the first one got; the caller removes the lock of an owner that holds it.
 -- KEYS[1] lock, KEYS[3] the owner's release latch; ARGV[2] owner, ARGV[3] latch lifetime ms,
 -- ARGV[5] this release request's id
--- returns the lock's value when this request released it, else nil and the answer to give
+-- returns the lock's value when this request releases it, else nil and the answer to give
 local function begin_release()
     local current = redis.call('get', KEYS[1])
     local mine = owned_by(current, ARGV[2])
@@ -184,24 +213,60 @@ local function begin_release()
     if not mine then
         return nil, -1
     end
-    redis.call('del', KEYS[1])
     return current
 end
 
 -- release: the last hold of an owner on the reentrant lock ends; the lock is deleted and the
--- waiters that asked to be woken are.
+-- waiters that asked to be woken are. When the owner's process has passed the lock among its own
+-- threads several times in a row and a waiter of another process asked, the lock is left to the
+-- other processes for a moment instead: a thread of the releasing process, which hears of the
+-- release at least as soon, would otherwise win it back nearly every time.
 -- KEYS[1] lock, KEYS[2] release channel, KEYS[3] the owner's release latch
--- ARGV[2] owner, ARGV[3] latch lifetime ms, ARGV[4] publish command, ARGV[5] request id
+-- ARGV[2] owner, ARGV[3] latch lifetime ms, ARGV[4] publish command, ARGV[5] request id,
+-- ARGV[6] how long to leave the lock to other processes, ms, or '' when it is not their turn
 -- returns 0 when released, -1 when the owner held nothing (lost)
 function ops.release()
     local current, answer = begin_release()
     if not current then
         return answer
     end
-    if string.sub(current, 1, 1) == 'w' then
+    local mark = string.sub(current, 1, 1)
+    if mark == 'W' and ARGV[6] ~= '' then
+        redis.call('set', KEYS[1], 'y' .. manager_of(ARGV[2]), 'px', ARGV[6])
+    else
+        redis.call('del', KEYS[1])
+    end
+    if mark == 'w' or mark == 'W' then
         wake(ARGV[4], KEYS[2], '*')
     end
     return 0
+end
+
+-- hand-over: the last hold of an owner on the reentrant lock passes straight to an owner of the
+-- same process that waits for it, with a new fencing token: one call instead of a release, a
+-- wake-up and an acquisition. The lock stays taken, so nobody is woken; waiters elsewhere that
+-- asked to be woken stay asked (the mark is kept). The owner's release latch keeps the answer,
+-- written last: a script that fails before it leaves the lock either still the owner's (a retry
+-- hands it over) or the taker's (a retry reports the hold gone, and the taker finds its grant).
+-- KEYS[1] lock, KEYS[2] fencing counter, KEYS[3] the owner's release latch
+-- ARGV[2] owner, ARGV[3] the owner that takes over, ARGV[4] its lease ms, ARGV[5] since ms,
+-- ARGV[6] its thread name, ARGV[7] counter lifetime ms, ARGV[8] latch lifetime ms, ARGV[9] request id
+-- returns the fencing token of the owner that took over, or -1 when the owner held nothing (lost)
+ops['hand-over'] = function()
+    local current = redis.call('get', KEYS[1])
+    if not owned_by(current, ARGV[2]) then
+        -- A resent request (the reply to the first was lost) gets the first one's answer.
+        local earlier = redis.call('get', KEYS[3])
+        if earlier and string.sub(earlier, 1, #ARGV[9] + 1) == ARGV[9] .. '|' then
+            return tonumber(string.sub(earlier, #ARGV[9] + 2))
+        end
+        return -1
+    end
+    local token = next_token(KEYS[2], ARGV[7])
+    redis.call('set', KEYS[1], exclusive_value(string.sub(current, 1, 1), ARGV[3], token, ARGV[5], ARGV[6]),
+        'px', ARGV[4])
+    redis.call('set', KEYS[3], ARGV[9] .. '|' .. string.format('%d', token), 'px', ARGV[8])
+    return token
 end
 
 -- fair-release: the last hold of an owner on the fair lock ends; the head of the queue is woken
@@ -214,12 +279,13 @@ ops['fair-release'] = function()
     if not current then
         return answer
     end
+    redis.call('del', KEYS[1])
     local head = redis.call('lindex', KEYS[4], 0)
     if head then
         wake(ARGV[4], KEYS[2], head)
     end
     local mark = string.sub(current, 1, 1)
-    if mark == 'F' or mark == 'w' or (not head and mark ~= 'f') then
+    if mark == 'F' or mark == 'w' or mark == 'W' or (not head and mark ~= 'f') then
         wake(ARGV[4], KEYS[2], '*')
     end
     return 0
@@ -501,9 +567,13 @@ end
 -- ARGV[2] publish command
 -- returns 1 when a lock was removed, 0 when there was none
 ops['force-release'] = function()
+    -- A read/write lock is a hash, which GET refuses: then it is no lock left to other processes.
+    local current = redis.pcall('get', KEYS[1])
     if redis.call('del', KEYS[1]) == 1 then
         wake(ARGV[2], KEYS[2], '*')
-        return 1
+        -- A lock left to other processes (see release) has no holder to remove.
+        local yielded = type(current) == 'string' and string.sub(current, 1, 1) == 'y'
+        return yielded and 0 or 1
     end
     return 0
 end
@@ -592,7 +662,7 @@ ops.inspect = function()
     local now = now_ms()
     local lines = {}
     local value = redis.call('get', KEYS[1])
-    if value then
+    if value and string.sub(value, 1, 1) ~= 'y' then
         local mark = string.sub(value, 1, 1)
         local owner, token, count, since, thread = string.match(value, '^.([^|]*)|(%d+)|(%d+)|(%d+)|(.*)$')
         local mode = (mark == 'f' or mark == 'F') and 'fair' or 'exclusive'

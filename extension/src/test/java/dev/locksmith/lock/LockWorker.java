@@ -31,6 +31,10 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code multi uri iterations first second}: takes the multi-lock of the two names in that
  *       order {@code iterations} times, incrementing the Redis counter {@code multi-counter}
  *       with a read-then-write; prints {@code DONE}.</li>
+ *   <li>{@code share uri lock threads total label}: prints {@code READY}, waits for an element
+ *       on the Redis list {@code go:label}, then each thread takes the lock over and over; under
+ *       it, increments the counter {@code shared} with a read-then-write and appends the label to
+ *       the list {@code order}, until that list holds {@code total} entries; prints {@code DONE}.</li>
  * </ul>
  */
 public final class LockWorker {
@@ -45,6 +49,7 @@ public final class LockWorker {
             case "fair" -> fair(args[1], args[2], Long.parseLong(args[3]), Arrays.copyOfRange(args, 4, args.length));
             case "multi" -> multi(args[1], Integer.parseInt(args[2]), args[3], args[4]);
             case "readers" -> readers(args[1], args[2], Integer.parseInt(args[3]));
+            case "share" -> share(args[1], args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]), args[5]);
             default -> throw new IllegalArgumentException("unknown mode " + args[0]);
         }
     }
@@ -199,6 +204,57 @@ public final class LockWorker {
                 System.exit(1);
             }
             System.out.println("DONE");
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    private static void share(String uri, String name, int threads, int total, String label) throws Exception {
+        RedisClient client = RedisClient.create(uri);
+        try (LockManager locks = Locksmith.builder().redisUri(uri).build();
+             StatefulRedisConnection<String, String> connection = client.connect()) {
+            RedisCommands<String, String> redis = connection.sync();
+            DistributedLock lock = locks.getLock(name);
+            List<Thread> workers = new ArrayList<>();
+            List<Throwable> failures = new ArrayList<>();
+            System.out.println("READY");
+            if (redis.blpop(60, "go:" + label) == null) {
+                throw new AssertionError("not told to go within 60 s");
+            }
+            for (int t = 0; t < threads; t++) {
+                Thread worker = new Thread(() -> {
+                    try {
+                        long recorded = 0;
+                        while (recorded < total) {
+                            if (!lock.tryLock(60, TimeUnit.SECONDS)) {
+                                throw new AssertionError("lock not acquired within 60 s");
+                            }
+                            try {
+                                String current = redis.get("shared");
+                                redis.set("shared", Long.toString(current == null ? 1 : Long.parseLong(current) + 1));
+                                recorded = redis.rpush("order", label);
+                            } finally {
+                                lock.unlock();
+                            }
+                        }
+                    } catch (Throwable e) {
+                        synchronized (failures) {
+                            failures.add(e);
+                        }
+                    }
+                });
+                worker.start();
+                workers.add(worker);
+            }
+            for (Thread worker : workers) {
+                worker.join();
+            }
+            if (!failures.isEmpty()) {
+                failures.get(0).printStackTrace(System.out);
+                System.out.println("FAILED " + failures.size());
+            } else {
+                System.out.println("DONE");
+            }
         } finally {
             client.shutdown();
         }

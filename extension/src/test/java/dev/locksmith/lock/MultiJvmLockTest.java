@@ -58,6 +58,37 @@ class MultiJvmLockTest {
         }
     }
 
+    /**
+     * A release hands the lock to a waiting thread of its own JVM ahead of the other JVMs, but
+     * only a few times in a row; then it leaves the lock to the other JVM's waiters. Two JVMs that
+     * both always have waiters take turns, each getting about half of the cycles.
+     */
+    @Test
+    void aJvmWithWaitersOfItsOwnDoesNotStarveTheOther() {
+        int total = 4_000;
+        try (JavaProcess first = JavaProcess.start(LockWorker.class, "share", redis.uri(), "shared-lock", "4",
+                Integer.toString(total), "A");
+             JavaProcess second = JavaProcess.start(LockWorker.class, "share", redis.uri(), "shared-lock", "4",
+                     Integer.toString(total), "B")) {
+            first.awaitLine("READY", Duration.ofMinutes(1));
+            second.awaitLine("READY", Duration.ofMinutes(1));
+            redis.node().command("RPUSH", "go:A", "go");
+            redis.node().command("RPUSH", "go:B", "go");
+            assertThat(first.awaitLine("DONE", Duration.ofMinutes(3))).isEqualTo("DONE");
+            assertThat(second.awaitLine("DONE", Duration.ofMinutes(3))).isEqualTo("DONE");
+        }
+
+        @SuppressWarnings("unchecked")
+        List<String> order = (List<String>) dev.locksmith.testing.RespClient.call(redis.node().port(),
+                "LRANGE", "order", "0", "-1");
+        assertThat(redis.node().command("GET", "shared")).as("no lost update").isEqualTo(Integer.toString(order.size()));
+        List<String> together = order.subList(Math.max(order.indexOf("A"), order.indexOf("B")), order.size());
+        long turnsOfA = together.stream().filter("A"::equals).count();
+        assertThat(turnsOfA).as("turns of A among %d taken while both JVMs were at it", together.size())
+                .isBetween(together.size() / 3L, together.size() * 2L / 3);
+        assertThat(redis.lockStateLeftBehind(5_000)).isEmpty();
+    }
+
     @Test
     void killedHolderFreesTheLockWithinOneLease() throws Exception {
         long leaseMillis = 1_000;

@@ -1,6 +1,7 @@
 package dev.locksmith.internal.lease;
 
 import dev.locksmith.internal.observe.HoldObservation;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -168,6 +169,14 @@ public final class Hold {
 
     void releasing(boolean underway) {
         releasing = underway;
+    }
+
+    /**
+     * @return until when, on the lease keeper's clock, Redis keeps this hold at least: its lease
+     *         counted from the last request that set or renewed it, which Redis ran no earlier
+     */
+    public long heldAtLeastUntilNanos() {
+        return lastConfirmedNanos + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
     }
 
     long lastConfirmedNanos() {

@@ -1,5 +1,6 @@
 package dev.locksmith.internal.lease;
 
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,6 +15,18 @@ final class HoldTable {
     Hold get(String lock, String field) {
         Map<String, Hold> holders = byLock.get(lock);
         return holders == null ? null : holders.get(field);
+    }
+
+    /**
+     * @return any hold of the lock at {@code lock}, or null when this process holds none
+     */
+    Hold anyOf(String lock) {
+        Map<String, Hold> holders = byLock.get(lock);
+        if (holders == null) {
+            return null;
+        }
+        Iterator<Hold> first = holders.values().iterator();
+        return first.hasNext() ? first.next() : null;
     }
 
     void put(Hold hold) {

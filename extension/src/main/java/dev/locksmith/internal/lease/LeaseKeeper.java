@@ -102,6 +102,13 @@ public final class LeaseKeeper implements AutoCloseable {
     }
 
     /**
+     * @return a hold of this manager on the lock at {@code lock}, whichever owner has it, or null
+     */
+    public Hold anyHoldOf(String lock) {
+        return holds.anyOf(lock);
+    }
+
+    /**
      * Says that the final release of {@code hold} is about to be sent: a renewal answered after
      * it must not take the release for a loss.
      */

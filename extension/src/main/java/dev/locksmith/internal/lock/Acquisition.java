@@ -15,8 +15,10 @@ import java.util.function.LongSupplier;
  * How a thread that holds nothing of a lock yet gets it: attempts in Redis, and between them a
  * wait that never polls. It sleeps until a release is published or the holder's lease runs out.
  * For most kinds only one thread per process contends in Redis at a time while the others queue
- * in the JVM (see {@link LocalContention}); fair-lock waiters each keep their own place in the
- * Redis queue. One instance serves one call.
+ * in the JVM (see {@link LocalContention}), and a thread of this process that releases the
+ * reentrant lock hands it straight to one of them; while another thread here holds the lock, the
+ * first in line waits for that instead of asking Redis. Fair-lock waiters each keep their own
+ * place in the Redis queue. One instance serves one call.
  */
 final class Acquisition {
     private static final Logger LOG = System.getLogger(Acquisition.class.getName());
@@ -31,6 +33,7 @@ final class Acquisition {
     private final String owner;
     private final long lease;
     private final boolean watchdog;
+    private final boolean handsOver;
     private Hold granted;
     private long sentAt;
 
@@ -48,6 +51,7 @@ final class Acquisition {
         this.owner = owner;
         this.lease = lease;
         this.watchdog = watchdog;
+        this.handsOver = kind.handsOver() && context.store().oneNodeDecides();
     }
 
     /**
@@ -60,52 +64,94 @@ final class Acquisition {
                 return awaitTurnInQueue(contention, deadline, waiting);
             }
             if (!kind.contendsOneAtATime()) {
-                return contend(contention, deadline, waiting);
+                return contend(contention, null, deadline, waiting);
             }
-            if (!contention.enterGate(deadline, waiting)) {
-                return null;
-            }
-            Hold hold = null;
-            try {
-                hold = contend(contention, deadline, waiting);
-                return hold;
-            } finally {
-                contention.leaveGate();
-                if (hold == null && kind.leavesTracesWhileWaiting()) {
-                    giveUp();
-                }
-            }
+            return contendInLine(contention, deadline, waiting);
         } finally {
             context.contention().leave(contention);
         }
     }
 
-    private Hold contend(LocalContention contention, Deadline deadline, Waiting waiting) throws InterruptedException {
+    private Hold contendInLine(LocalContention contention, Deadline deadline, Waiting waiting)
+            throws InterruptedException {
+        LocalWaiter me = contention.newWaiter(owner, lease, threadName());
+        Hold hold = null;
+        try {
+            if (contention.takePlace(me, deadline, waiting)) {
+                hold = contend(contention, me, deadline, waiting);
+            }
+            return hold;
+        } finally {
+            contention.leaveLine(me);
+            if (hold == null && kind.leavesTracesWhileWaiting()) {
+                giveUp();
+            }
+        }
+    }
+
+    /**
+     * @param me this thread's place in the line, or null when it contends on its own (a reader)
+     */
+    private Hold contend(LocalContention contention, LocalWaiter me, Deadline deadline, Waiting waiting)
+            throws InterruptedException {
         Attempts attempts = new Attempts(deadline);
         boolean listening = false;
+        boolean woken = false;
         while (true) {
+            long handedToken = me == null ? -1 : contention.receiveHandOver(me);
+            if (handedToken > 0) {
+                return grant(handedToken, me.sentAt());
+            }
             context.state().checkOpen();
             long seen = contention.wakeUps();
-            long busyForMillis = attempts.run(this::attempt);
-            if (busyForMillis == ACQUIRED) {
-                return granted;
-            }
-            if (!listening && attempts.lastSucceeded() && !deadline.hasPassed()) {
-                // Subscribe, then try again at once: a release published before the subscription
-                // was confirmed would otherwise be missed and the wait would last a whole lease.
-                long subscribed = attempts.run(() -> listenForReleases(contention));
-                if (subscribed == 0) {
+            // A wake-up (a release here or a message from Redis) means the lock may be free: ask.
+            long busyForMillis = me == null || woken ? 0 : localHolderLeaseLeftMillis();
+            if (busyForMillis > 0) {
+                // Listen all the same: a force-unlock elsewhere frees the lock without this holder's release.
+                if (!listening && attempts.run(() -> listenForReleases(contention)) == 0) {
                     listening = true;
-                    continue;
                 }
-                busyForMillis = subscribed;
+            } else {
+                busyForMillis = attempts.run(this::attempt);
+                if (busyForMillis == ACQUIRED) {
+                    return granted;
+                }
+                if (!listening && attempts.lastSucceeded() && !deadline.hasPassed()) {
+                    // Subscribe, then try again at once: a release published before the subscription
+                    // was confirmed would otherwise be missed and the wait would last a whole lease.
+                    long subscribed = attempts.run(() -> listenForReleases(contention));
+                    if (subscribed == 0) {
+                        listening = true;
+                        continue;
+                    }
+                    busyForMillis = subscribed;
+                }
             }
             if (deadline.hasPassed()) {
                 return attempts.endOfWait();
             }
             waiting.checkInterrupt();
-            contention.awaitWakeUp(seen, waitNanos(deadline, busyForMillis), waiting);
+            contention.awaitWakeUp(seen, waitNanos(deadline, busyForMillis), waiting, me);
+            woken = contention.wakeUps() != seen;
         }
+    }
+
+    /**
+     * Another thread of this manager holding the lock will hand it over, or wake this waiter, when
+     * it releases: asking Redis meanwhile would only hear that the lock is taken.
+     *
+     * @return how long that hold lasts at least, in ms; 0 when no other thread here holds the lock
+     *         (or its lease may have run out), so Redis must be asked
+     */
+    private long localHolderLeaseLeftMillis() {
+        if (!handsOver) {
+            return 0;
+        }
+        Hold holder = context.leases().anyHoldOf(keys.lock());
+        if (holder == null || holder.isLost()) {
+            return 0;
+        }
+        return TimeUnit.NANOSECONDS.toMillis(holder.heldAtLeastUntilNanos() - context.leases().now());
     }
 
     private Hold awaitTurnInQueue(LocalContention contention, Deadline deadline, Waiting waiting)
@@ -264,13 +310,23 @@ final class Acquisition {
         if (answer.get(0) == 0L) {
             return answer.get(1);
         }
-        Hold hold = new Hold(name, describe(), keys.holdKeys(), owner, field, expiryField, answer.get(1), lease,
-                watchdog, sentAt);
+        grant(answer.get(1), sentAt);
+        return ACQUIRED;
+    }
+
+    /**
+     * Records a hold Redis granted, once the replicas asked for have it.
+     *
+     * @param sentAt when the request that got it was sent, on the lease keeper's clock
+     */
+    private Hold grant(long fencingToken, long sentAt) {
+        Hold hold = new Hold(name, describe(), keys.holdKeys(), owner, kind.holdField(owner), kind.expiryField(owner),
+                fencingToken, lease, watchdog, sentAt);
         hold.observe(context.observer().holdStarted(context.labels().of(name, kind.metricName()), hold.fencingToken()));
         awaitReplicas(hold);
         context.leases().granted(hold);
         granted = hold;
-        return ACQUIRED;
+        return hold;
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.locksmith.internal.lock;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The {@link LocalContention} of every lock some thread here is acquiring now, by release
@@ -10,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class ContentionRegistry {
     private final Map<String, LocalContention> byChannel = new ConcurrentHashMap<>();
+    private final LongAdder handOvers = new LongAdder();
 
     LocalContention enter(String channel) {
         return byChannel.compute(channel, (key, existing) -> {
@@ -27,6 +29,27 @@ final class ContentionRegistry {
             existing.stopListening();
             return null;
         });
+    }
+
+    /**
+     * @return the threads acquiring the lock with this release channel now, or null when none is
+     */
+    LocalContention contending(String channel) {
+        return byChannel.get(channel);
+    }
+
+    /**
+     * Counts a lock passed straight from one thread of this process to another.
+     */
+    void handedOver() {
+        handOvers.increment();
+    }
+
+    /**
+     * @return how many times a lock passed straight between threads of this process
+     */
+    long handOvers() {
+        return handOvers.sum();
     }
 
     /**

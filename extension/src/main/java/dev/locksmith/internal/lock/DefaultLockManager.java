@@ -186,7 +186,8 @@ public final class DefaultLockManager implements LockManager {
      */
     public LockStatistics statistics() {
         return new LockStatistics(context.store().channels().activeChannels(), context.contention().size(),
-                context.leases().heldCount(), context.leases().renewedCount(), context.leases().lostCount());
+                context.leases().heldCount(), context.leases().renewedCount(), context.leases().lostCount(),
+                context.contention().handOvers());
     }
 
     /**

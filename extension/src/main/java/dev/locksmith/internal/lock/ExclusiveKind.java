@@ -11,6 +11,11 @@ import java.util.concurrent.CompletionStage;
  */
 class ExclusiveKind extends LockKind {
     static final ExclusiveKind INSTANCE = new ExclusiveKind();
+    /**
+     * How long a release leaves the lock to waiters of other processes once its own process
+     * passed it among its threads long enough: long enough for a woken waiter elsewhere to ask.
+     */
+    static final long YIELD_MILLIS = 50;
 
     ExclusiveKind() {
     }
@@ -33,9 +38,22 @@ class ExclusiveKind extends LockKind {
     }
 
     @Override
-    ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis) {
+    ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis, boolean othersFirst) {
         return LockScript.integer("release", new String[] {keys.lock(), keys.channel(), keys.latch(owner)}, owner,
-                Long.toString(latchMillis), keys.publish(), requestId);
+                Long.toString(latchMillis), keys.publish(), requestId, othersFirst ? Long.toString(YIELD_MILLIS) : "");
+    }
+
+    @Override
+    boolean handsOver() {
+        return true;
+    }
+
+    @Override
+    ScriptCall handOver(LockKeys keys, String owner, AcquireRequest taker, String requestId, long latchMillis) {
+        return LockScript.integer("hand-over", new String[] {keys.lock(), keys.fence(), keys.latch(owner)}, owner,
+                taker.owner(), Long.toString(taker.leaseMillis()), Long.toString(taker.sinceMillis()),
+                taker.threadName(), Long.toString(taker.counterLifetimeMillis()), Long.toString(latchMillis),
+                requestId);
     }
 
     @Override
@@ -46,7 +64,8 @@ class ExclusiveKind extends LockKind {
 
     @Override
     final CompletionStage<Boolean> isLocked(LockStore store, LockKeys keys) {
-        return store.value(keys.lock()).thenApply(value -> value != null);
+        // 'y': nobody holds it; it is left to other processes for a moment.
+        return store.value(keys.lock()).thenApply(value -> value != null && value.charAt(0) != 'y');
     }
 
     @Override

@@ -29,7 +29,7 @@ final class FairKind extends ExclusiveKind {
     }
 
     @Override
-    ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis) {
+    ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis, boolean othersFirst) {
         return LockScript.integer("fair-release",
                 new String[] {keys.lock(), keys.channel(), keys.latch(owner), keys.queue()},
                 owner, Long.toString(latchMillis), keys.publish(), requestId);
@@ -39,6 +39,12 @@ final class FairKind extends ExclusiveKind {
     ScriptCall giveUp(LockKeys keys, String owner) {
         return LockScript.integer("fair-leave", new String[] {keys.lock(), keys.channel(), keys.queue(),
                 keys.placePrefix()}, owner, keys.publish());
+    }
+
+    @Override
+    boolean handsOver() {
+        // The head of the queue in Redis is next, wherever it waits.
+        return false;
     }
 
     @Override

@@ -57,9 +57,34 @@ abstract class LockKind {
      * @param requestId   unique to this release request, so a resent copy gets its answer
      * @param latchMillis how long that answer is kept: the command timeout, after which the client
      *                    resends nothing
+     * @param othersFirst whether this process passed the lock among its own threads long enough:
+     *                    a kind that {@link #handsOver()} then leaves it to a waiter of another
+     *                    process for a moment, if one asked to be woken
      * @return a call answering 0 when the owner's last hold is released, -1 when it held nothing
      */
-    abstract ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis);
+    abstract ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis,
+                                boolean othersFirst);
+
+    /**
+     * @return true when a last release may pass the lock straight to a waiting owner of this
+     *         process ({@link #handOver}); false when waiters take turns in Redis (fair) or
+     *         several may hold at once (read/write)
+     */
+    boolean handsOver() {
+        return false;
+    }
+
+    /**
+     * Passes the owner's last hold straight to {@code taker}, with a new fencing token; only
+     * called for kinds that {@link #handsOver()}.
+     *
+     * @param requestId   unique to this request, so a resent copy gets its answer
+     * @param latchMillis how long that answer is kept (see {@link #release})
+     * @return a call answering the taker's fencing token, or -1 when the owner held nothing
+     */
+    ScriptCall handOver(LockKeys keys, String owner, AcquireRequest taker, String requestId, long latchMillis) {
+        throw new UnsupportedOperationException("the " + describe() + " is not handed over");
+    }
 
     /**
      * @param count       the owner's hold count from now on

@@ -8,11 +8,14 @@ package dev.locksmith.internal.lock;
  * @param holds              holds this manager has
  * @param renewed            holds the watchdog renews
  * @param leasesLost         holds found lost since the manager started
+ * @param handOvers          releases that passed a lock straight to another thread of this
+ *                           process since the manager started
  */
-public record LockStatistics(int subscribedChannels, int contendedNames, int holds, int renewed, long leasesLost) {
+public record LockStatistics(int subscribedChannels, int contendedNames, int holds, int renewed, long leasesLost,
+                             long handOvers) {
 
     /**
-     * @return what is under way, for leak checks: the lost-lease count is history, not state
+     * @return what is under way, for leak checks: the lost-lease and hand-over counts are history, not state
      */
     @Override
     public String toString() {

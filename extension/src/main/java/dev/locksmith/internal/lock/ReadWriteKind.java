@@ -51,7 +51,7 @@ final class ReadWriteKind extends LockKind {
     }
 
     @Override
-    ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis) {
+    ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis, boolean othersFirst) {
         return LockScript.integer(read ? "release-read" : "release-write",
                 new String[] {keys.lock(), keys.channel(), keys.latch(owner)}, owner, Long.toString(latchMillis),
                 keys.publish(), requestId);

@@ -20,6 +20,7 @@ final class RedisLock extends LockFacade implements ReleasableByOwner {
     private final LockKeys keys;
     private final LockContext context;
     private final String kindName;
+    private final boolean handsOver;
 
     RedisLock(String name, LockKind kind, LockContext context) {
         this.name = LockNames.require(name);
@@ -27,6 +28,7 @@ final class RedisLock extends LockFacade implements ReleasableByOwner {
         this.keys = kind.keys(context.settings().keyPrefix(), name).publishingWith(context.store().publishCommand());
         this.context = context;
         this.kindName = kind.metricName();
+        this.handsOver = kind.handsOver() && context.store().oneNodeDecides();
     }
 
     @Override
@@ -61,9 +63,56 @@ final class RedisLock extends LockFacade implements ReleasableByOwner {
         release(hold);
     }
 
+    /**
+     * Releases one hold. The last hold of an owner goes straight to a thread of this manager
+     * waiting for the lock, where one sleeps and the kind allows it; otherwise it is released in
+     * Redis.
+     */
     @Override
     public int release(Hold hold) {
-        return sendRelease(hold).settle();
+        boolean othersFirst = false;
+        if (handsOver && hold.count() == 1 && !hold.isLost()) {
+            LocalContention contention = context.contention().contending(keys.channel());
+            if (contention != null) {
+                LocalWaiter taker = contention.claimNext();
+                if (taker != null) {
+                    return handOver(hold, contention, taker);
+                }
+                othersFirst = contention.othersGoFirst();
+            }
+        }
+        return sendRelease(hold, othersFirst).settle();
+    }
+
+    /**
+     * Ends {@code hold} by passing the lock to {@code taker} in one round trip, and tells the
+     * taker. When the answer does not come, whether Redis passed it is unknown: the taker asks
+     * Redis itself then, where an acquisition finds a lock already handed to it.
+     */
+    private int handOver(Hold hold, LocalContention contention, LocalWaiter taker) {
+        AcquireRequest request = taker.request(System.currentTimeMillis(), context.settings().fenceLifetime().toMillis());
+        ScriptCall call = kind.handOver(keys, hold.owner(), request, context.owners().nextRequestId(),
+                context.settings().commandTimeout().toMillis());
+        context.leases().releasing(hold);
+        long sentAt = context.leases().now();
+        long token;
+        try {
+            token = context.replies().await(context.store().update(call, -1), "Handing over " + describe());
+        } catch (RuntimeException e) {
+            contention.settle(taker, 0, sentAt);
+            context.leases().releaseFailed(hold);
+            throw e;
+        }
+        context.leases().forget(hold);
+        if (token < 0) {
+            contention.settle(taker, 0, sentAt);
+            context.contention().wake(keys.channel());
+            throw lost(hold, "before it was released: its lease expired or it was force-unlocked");
+        }
+        hold.countIs(0);
+        context.contention().handedOver();
+        contention.settle(taker, token, sentAt);
+        return 0;
     }
 
     /**
@@ -74,6 +123,10 @@ final class RedisLock extends LockFacade implements ReleasableByOwner {
      * @throws LockLostException at once when the hold is known to be lost
      */
     PendingRelease sendRelease(Hold hold) {
+        return sendRelease(hold, false);
+    }
+
+    private PendingRelease sendRelease(Hold hold, boolean othersFirst) {
         if (hold.isLost()) {
             context.leases().forget(hold);
             throw lost(hold, "before it was released");
@@ -84,7 +137,7 @@ final class RedisLock extends LockFacade implements ReleasableByOwner {
             return new PendingRelease(hold, call == null ? null : context.store().update(call, 0), false);
         }
         ScriptCall release = kind.release(keys, hold.owner(), context.owners().nextRequestId(),
-                context.settings().commandTimeout().toMillis());
+                context.settings().commandTimeout().toMillis(), othersFirst);
         context.leases().releasing(hold);
         try {
             return new PendingRelease(hold, context.store().update(release, -1), true);
@@ -129,13 +182,15 @@ final class RedisLock extends LockFacade implements ReleasableByOwner {
                 throw e;
             }
             context.leases().forget(hold);
+            if (!kind.queuesInRedis()) {
+                // Also after a loss, and after Redis published the release: a waiter here may wait
+                // for this holder rather than for Redis, having seen its hold before it was forgotten.
+                context.contention().wake(keys.channel());
+            }
             if (left < 0) {
                 throw lost(hold, "before it was released: its lease expired or it was force-unlocked");
             }
             hold.countIs(0);
-            if (!kind.queuesInRedis()) {
-                context.contention().wake(keys.channel());
-            }
             return 0;
         }
     }

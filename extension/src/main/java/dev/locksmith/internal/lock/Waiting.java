@@ -1,7 +1,6 @@
 package dev.locksmith.internal.lock;
 
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
 
 /**
  * How one acquisition treats interrupts. An interruptible one gives up with
@@ -35,33 +34,12 @@ final class Waiting {
         }
     }
 
-    void acquire(Semaphore semaphore) throws InterruptedException {
-        if (interruptible) {
-            semaphore.acquire();
-        } else {
-            semaphore.acquireUninterruptibly();
-        }
-    }
-
-    boolean tryAcquire(Semaphore semaphore, Deadline deadline) throws InterruptedException {
-        while (true) {
-            try {
-                return semaphore.tryAcquire(Math.max(0, deadline.remainingNanos()), TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                if (interruptible) {
-                    throw e;
-                }
-                interrupted = true;
-            }
-        }
-    }
-
     /**
-     * Object.wait on {@code monitor}, which the caller has synchronized on.
+     * Awaits {@code condition}, whose lock the caller holds, for at most {@code nanos}.
      */
-    void waitOn(Object monitor, long nanos) throws InterruptedException {
+    void await(Condition condition, long nanos) throws InterruptedException {
         try {
-            TimeUnit.NANOSECONDS.timedWait(monitor, nanos);
+            condition.awaitNanos(nanos);
         } catch (InterruptedException e) {
             if (interruptible) {
                 throw e;

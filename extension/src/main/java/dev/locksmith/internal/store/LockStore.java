@@ -53,6 +53,13 @@ public interface LockStore extends AutoCloseable {
     boolean tokensNeedPublishing();
 
     /**
+     * @return true when one node alone says who holds a lock (one deployment), so that a release
+     *         may pass the lock straight to another owner; false when several masters each keep
+     *         their own state (RedLock)
+     */
+    boolean oneNodeDecides();
+
+    /**
      * Makes a token handed out by {@link #acquire} known where later acquisitions look, so that
      * they get larger ones.
      *

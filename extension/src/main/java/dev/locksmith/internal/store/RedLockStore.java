@@ -157,6 +157,11 @@ final class RedLockStore implements LockStore {
     }
 
     @Override
+    public boolean oneNodeDecides() {
+        return false;
+    }
+
+    @Override
     public CompletionStage<Void> publishToken(String fenceKey, long token, long lifetimeMillis) {
         ScriptCall raise = LockScript.integer("raise-fence", new String[] {fenceKey}, Long.toString(token),
                 Long.toString(lifetimeMillis));

@@ -35,6 +35,11 @@ final class SingleNodeStore implements LockStore {
     }
 
     @Override
+    public boolean oneNodeDecides() {
+        return true;
+    }
+
+    @Override
     public CompletionStage<Void> publishToken(String fenceKey, long token, long lifetimeMillis) {
         return CompletableFuture.completedFuture(null);
     }

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * A release request that reaches Redis twice (the client resent it after a lost reply) is
  * applied once: it neither releases a second hold nor reports a loss. (Inner releases of a
  * reentrant hold set an absolute count, which a resend cannot apply twice.) The answer is kept
- * in one key per owner and lock, which the owner's next release overwrites.
+ * in one key per owner and lock, which the owner's next release overwrites; a hand-over to
+ * another owner of the process keeps its answer there too.
  */
 class RetriedReleaseTest {
     @RegisterExtension
@@ -75,6 +76,39 @@ class RetriedReleaseTest {
         }
     }
 
+    @Test
+    void aResentHandOverGetsTheFirstAnswerAndANewOneForAGoneHoldIsToldSo() throws Exception {
+        RedisClient client = RedisClient.create(redis.uri());
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            LockKeys keys = LockKeys.of("locksmith:", "handed");
+            ScriptRunner scripts = new ScriptRunner(connection.async());
+            String owner = "manager:1";
+            String taker = "manager:2";
+            acquire(scripts, keys, owner);
+
+            long token = handOver(scripts, keys, owner, taker, "3");
+            long resent = handOver(scripts, keys, owner, taker, "3");
+            long another = handOver(scripts, keys, owner, taker, "4");
+
+            assertThat(token).as("the taker's token").isPositive();
+            assertThat(resent).as("the resent request's answer").isEqualTo(token);
+            assertThat(another).as("a new request for a hold that is gone").isEqualTo(-1);
+            assertThat(connection.sync().get(keys.lock())).as("the taker holds it once, with the token")
+                    .startsWith("-" + taker + "|" + token + "|1|");
+            assertThat(ExclusiveKind.INSTANCE.release(keys, taker, "1", 5000, false).<Long>runOn(scripts)
+                    .toCompletableFuture().get(5, TimeUnit.SECONDS)).isZero();
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    private static long handOver(ScriptRunner scripts, LockKeys keys, String owner, String taker, String requestId)
+            throws Exception {
+        AcquireRequest request = new AcquireRequest(taker, 30_000, System.currentTimeMillis(), "taker", 86_400_000);
+        return ExclusiveKind.INSTANCE.handOver(keys, owner, request, requestId, 5000)
+                .<Long>runOn(scripts).toCompletableFuture().get(5, TimeUnit.SECONDS);
+    }
+
     private static void acquire(ScriptRunner scripts, LockKeys keys, String owner) throws Exception {
         List<Object> answer = ExclusiveKind.INSTANCE.acquisition(keys,
                         new AcquireRequest(owner, 30_000, System.currentTimeMillis(), "main", 86_400_000))
@@ -87,7 +121,7 @@ class RetriedReleaseTest {
     }
 
     private static long release(ScriptRunner scripts, LockKeys keys, String owner, String requestId) throws Exception {
-        return ExclusiveKind.INSTANCE.release(keys, owner, requestId, 5000)
+        return ExclusiveKind.INSTANCE.release(keys, owner, requestId, 5000, false)
                 .<Long>runOn(scripts).toCompletableFuture().get(5, TimeUnit.SECONDS);
     }
 }
