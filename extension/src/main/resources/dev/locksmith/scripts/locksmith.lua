@@ -621,7 +621,7 @@ ops.access = function()
         {'pubsub', ARGV[3] == 'sharded' and 'shardnumsub' or 'numsub', channel},
         {'pexpire', queue, '1'},
         {'set', place, '1'}, {'del', place}, {'exists', place}, {'pttl', place},
-        {'set', latch, '0'},
+        {'set', latch, '0'}, {'get', latch},
         {publish, channel, '*'}, {subscribe, channel}, {unsubscribe, channel},
     }
     if ARGV[4] == '1' then

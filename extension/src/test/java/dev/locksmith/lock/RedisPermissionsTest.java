@@ -8,6 +8,7 @@ import dev.locksmith.DistributedReadWriteLock;
 import dev.locksmith.LockException;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
+import dev.locksmith.internal.lock.DefaultLockManager;
 import dev.locksmith.internal.store.LockScript;
 import dev.locksmith.testing.LocalRedisServer;
 import io.lettuce.core.RedisClient;
@@ -120,6 +121,23 @@ class RedisPermissionsTest {
             multi.unlock();
             locks.getLock("forced").lock();
             assertThat(others.getLock("forced").forceUnlock()).isTrue();
+
+            // Threads of both managers on one name: hand-overs within each, and turns between them.
+            List<Future<?>> busy = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                DistributedLock lock = (t % 2 == 0 ? locks : others).getLock("documented-turns");
+                busy.add(threads.submit(() -> {
+                    for (int i = 0; i < 40; i++) {
+                        assertThat(lock.tryLock(10, TimeUnit.SECONDS)).isTrue();
+                        lock.unlock();
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> done : busy) {
+                done.get(30, TimeUnit.SECONDS);
+            }
+            assertThat(((DefaultLockManager) locks).statistics().handOvers()).isPositive();
         } finally {
             threads.shutdownNow();
         }
