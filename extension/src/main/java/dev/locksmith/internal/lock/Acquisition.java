@@ -23,10 +23,12 @@ import java.util.function.LongSupplier;
 final class Acquisition {
     private static final Logger LOG = System.getLogger(Acquisition.class.getName());
     private static final long ACQUIRED = Long.MIN_VALUE;
+    private static final long NOT_ASKED = Long.MIN_VALUE + 1;
     private static final long RETRY_AFTER_FAILURE_MILLIS = 100;
     private static final int THREAD_NAME_LIMIT = 64;
 
     private final String name;
+    private final String description;
     private final LockKind kind;
     private final LockKeys keys;
     private final LockContext context;
@@ -38,13 +40,15 @@ final class Acquisition {
     private long sentAt;
 
     /**
-     * @param owner    who acquires
-     * @param lease    the lease in ms
-     * @param watchdog whether the lease keeper renews the lease
+     * @param description how messages name the lock, such as {@code lock 'orders'}
+     * @param owner       who acquires
+     * @param lease       the lease in ms
+     * @param watchdog    whether the lease keeper renews the lease
      */
-    Acquisition(String name, LockKind kind, LockKeys keys, LockContext context, String owner, long lease,
-                boolean watchdog) {
+    Acquisition(String name, String description, LockKind kind, LockKeys keys, LockContext context, String owner,
+                long lease, boolean watchdog) {
         this.name = name;
+        this.description = description;
         this.kind = kind;
         this.keys = keys;
         this.context = context;
@@ -58,27 +62,41 @@ final class Acquisition {
      * @return the new hold, or null when the deadline passed first
      */
     Hold run(Deadline deadline, Waiting waiting) throws InterruptedException {
+        long firstAnswer = NOT_ASKED;
+        if (!kind.queuesInRedis() && context.contention().contending(keys.channel()) == null
+                && localHolderLeaseLeftMillis() <= 0) {
+            // Nobody here wants or holds the lock: ask Redis before setting up any waiting.
+            Attempts attempts = new Attempts(deadline);
+            firstAnswer = attempts.run(this::attempt);
+            if (firstAnswer == ACQUIRED) {
+                return granted;
+            }
+            if (deadline.hasPassed()) {
+                withdraw();
+                return attempts.endOfWait();
+            }
+        }
         LocalContention contention = context.contention().enter(keys.channel());
         try {
             if (kind.queuesInRedis()) {
                 return awaitTurnInQueue(contention, deadline, waiting);
             }
             if (!kind.contendsOneAtATime()) {
-                return contend(contention, null, deadline, waiting);
+                return contend(contention, null, firstAnswer, deadline, waiting);
             }
-            return contendInLine(contention, deadline, waiting);
+            return contendInLine(contention, firstAnswer, deadline, waiting);
         } finally {
             context.contention().leave(contention);
         }
     }
 
-    private Hold contendInLine(LocalContention contention, Deadline deadline, Waiting waiting)
+    private Hold contendInLine(LocalContention contention, long firstAnswer, Deadline deadline, Waiting waiting)
             throws InterruptedException {
         LocalWaiter me = contention.newWaiter(owner, lease, threadName());
         Hold hold = null;
         try {
             if (contention.takePlace(me, deadline, waiting)) {
-                hold = contend(contention, me, deadline, waiting);
+                hold = contend(contention, me, firstAnswer, deadline, waiting);
             }
             return hold;
         } finally {
@@ -90,10 +108,12 @@ final class Acquisition {
     }
 
     /**
-     * @param me this thread's place in the line, or null when it contends on its own (a reader)
+     * @param me          this thread's place in the line, or null when it contends on its own (a reader)
+     * @param firstAnswer what an attempt just before answered, or {@link #NOT_ASKED}
      */
-    private Hold contend(LocalContention contention, LocalWaiter me, Deadline deadline, Waiting waiting)
-            throws InterruptedException {
+    private Hold contend(LocalContention contention, LocalWaiter me, long firstAnswer, Deadline deadline,
+                         Waiting waiting) throws InterruptedException {
+        long pendingAnswer = firstAnswer;
         Attempts attempts = new Attempts(deadline);
         boolean listening = false;
         boolean woken = false;
@@ -104,6 +124,8 @@ final class Acquisition {
             }
             context.state().checkOpen();
             long seen = contention.wakeUps();
+            long known = pendingAnswer; // only the first pass may use it: it goes stale
+            pendingAnswer = NOT_ASKED;
             // A wake-up (a release here or a message from Redis) means the lock may be free: ask.
             long busyForMillis = me == null || woken ? 0 : localHolderLeaseLeftMillis();
             if (busyForMillis > 0) {
@@ -112,9 +134,13 @@ final class Acquisition {
                     listening = true;
                 }
             } else {
-                busyForMillis = attempts.run(this::attempt);
-                if (busyForMillis == ACQUIRED) {
-                    return granted;
+                if (known == NOT_ASKED) {
+                    busyForMillis = attempts.run(this::attempt);
+                    if (busyForMillis == ACQUIRED) {
+                        return granted;
+                    }
+                } else {
+                    busyForMillis = known;
                 }
                 if (!listening && attempts.lastSucceeded() && !deadline.hasPassed()) {
                     // Subscribe, then try again at once: a release published before the subscription
@@ -214,7 +240,7 @@ final class Acquisition {
                     throw e;
                 }
                 if (failure == null) {
-                    LOG.log(Level.WARNING, "Waiting for " + describe() + ": " + e.getMessage() + "; asking again every "
+                    LOG.log(Level.WARNING, "Waiting for " + description + ": " + e.getMessage() + "; asking again every "
                             + RETRY_AFTER_FAILURE_MILLIS + " ms while the wait lasts");
                 }
                 failure = e;
@@ -241,11 +267,11 @@ final class Acquisition {
     private void giveUp() {
         try {
             context.replies().await(context.store().everywhere(kind.giveUp(keys, owner)),
-                    "Giving up waiting for " + describe());
+                    "Giving up waiting for " + description);
         } catch (LockException e) {
             // Not fatal: the mark lapses by itself within one lease. The caller's own outcome
             // (timeout, interrupt, the first failure) is what it must hear about.
-            LOG.log(Level.WARNING, "Could not withdraw from waiting for " + describe() + "; the mark lapses within"
+            LOG.log(Level.WARNING, "Could not withdraw from waiting for " + description + "; the mark lapses within"
                     + " one lease", e);
         }
     }
@@ -264,7 +290,8 @@ final class Acquisition {
      * @return 0, so that it can run as an attempt
      */
     private long listenForReleases(LocalContention contention) {
-        context.replies().await(contention.listen(context.store().channels()), "Subscribing to releases of " + describe());
+        context.replies().await(contention.listen(context.store().channels()), "Subscribing to releases of ",
+                description);
         return 0;
     }
 
@@ -302,7 +329,7 @@ final class Acquisition {
         String expiryField = kind.expiryField(owner);
         List<Long> answer;
         try {
-            answer = context.replies().await(pending, "Acquiring " + describe());
+            answer = context.replies().await(pending, "Acquiring ", description);
         } catch (LockException e) {
             abandon(field, expiryField);
             throw e;
@@ -320,7 +347,7 @@ final class Acquisition {
      * @param sentAt when the request that got it was sent, on the lease keeper's clock
      */
     private Hold grant(long fencingToken, long sentAt) {
-        Hold hold = new Hold(name, describe(), keys.holdKeys(), owner, kind.holdField(owner), kind.expiryField(owner),
+        Hold hold = new Hold(name, description, keys.holdKeys(), owner, kind.holdField(owner), kind.expiryField(owner),
                 fencingToken, lease, watchdog, sentAt);
         hold.observe(context.observer().holdStarted(context.labels().of(name, kind.metricName()), hold.fencingToken()));
         awaitReplicas(hold);
@@ -355,14 +382,14 @@ final class Acquisition {
         long acknowledged;
         try {
             acknowledged = context.replies().await(context.store().awaitReplicas(wanted, timeout),
-                    "Waiting for replicas to copy " + describe());
+                    "Waiting for replicas to copy " + description);
         } catch (LockException e) {
             abandon(hold.field(), hold.expiryField());
             throw e;
         }
         if (acknowledged < wanted) {
             abandon(hold.field(), hold.expiryField());
-            throw new LockException(hold.name(), "The " + describe() + " was acquired on the master but only " + acknowledged
+            throw new LockException(hold.name(), "The " + description + " was acquired on the master but only " + acknowledged
                     + " of " + wanted + " replica(s) confirmed it within " + timeout + " ms, so it was released again."
                     + " Check the replicas, or lower locksmith.redis.sync-replicas / raise sync-timeout.", null);
         }
@@ -377,7 +404,7 @@ final class Acquisition {
         context.store().everywhere(HoldCalls.releaseAll(keys.holdKeys(), field, expiryField))
                 .whenComplete((released, failure) -> {
                     if (failure != null) {
-                        LOG.log(Level.WARNING, "Could not clean up an uncertain acquisition of the " + describe()
+                        LOG.log(Level.WARNING, "Could not clean up an uncertain acquisition of the " + description
                                 + "; it expires with its lease", failure);
                     }
                 });
@@ -389,9 +416,5 @@ final class Acquisition {
     private static String threadName() {
         String thread = Thread.currentThread().getName();
         return thread.length() <= THREAD_NAME_LIMIT ? thread : thread.substring(0, THREAD_NAME_LIMIT);
-    }
-
-    private String describe() {
-        return kind.describe() + " '" + name + "'";
     }
 }

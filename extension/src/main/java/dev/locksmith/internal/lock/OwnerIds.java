@@ -10,6 +10,8 @@ import java.util.concurrent.atomic.AtomicLong;
 final class OwnerIds {
     private final String managerId = UUID.randomUUID().toString();
     private final AtomicLong requests = new AtomicLong();
+    // A string, which no class loader owns: a pooled thread that outlives the application keeps no class alive.
+    private final ThreadLocal<String> currentOwner = ThreadLocal.withInitial(() -> of(Thread.currentThread()));
 
     /**
      * @return this manager's id, the first part of each of its owner ids
@@ -19,7 +21,7 @@ final class OwnerIds {
     }
 
     String current() {
-        return of(Thread.currentThread());
+        return currentOwner.get();
     }
 
     @SuppressWarnings("deprecation") // Thread.getId(): threadId() needs Java 19, the library runs on 17

@@ -21,6 +21,7 @@ final class RedisLock extends LockFacade implements ReleasableByOwner {
     private final LockContext context;
     private final String kindName;
     private final boolean handsOver;
+    private final String description;
 
     RedisLock(String name, LockKind kind, LockContext context) {
         this.name = LockNames.require(name);
@@ -29,6 +30,7 @@ final class RedisLock extends LockFacade implements ReleasableByOwner {
         this.context = context;
         this.kindName = kind.metricName();
         this.handsOver = kind.handsOver() && context.store().oneNodeDecides();
+        this.description = kind.describe() + " '" + name + "'";
     }
 
     @Override
@@ -49,7 +51,7 @@ final class RedisLock extends LockFacade implements ReleasableByOwner {
             return true;
         }
         kind.checkMayAcquire(context.leases(), keys, owner, name);
-        return new Acquisition(name, kind, keys, context, owner, lease, watchdog).run(deadline, waiting) != null;
+        return new Acquisition(name, description, kind, keys, context, owner, lease, watchdog).run(deadline, waiting) != null;
     }
 
     @Override
@@ -97,7 +99,7 @@ final class RedisLock extends LockFacade implements ReleasableByOwner {
         long sentAt = context.leases().now();
         long token;
         try {
-            token = context.replies().await(context.store().update(call, -1), "Handing over " + describe());
+            token = context.replies().await(context.store().update(call, -1), "Handing over ", description);
         } catch (RuntimeException e) {
             contention.settle(taker, 0, sentAt);
             context.leases().releaseFailed(hold);
@@ -167,7 +169,7 @@ final class RedisLock extends LockFacade implements ReleasableByOwner {
          */
         int settle() {
             if (!last) {
-                if (answer != null && context.replies().await(answer, "Updating " + describe()) == 0) {
+                if (answer != null && context.replies().await(answer, "Updating ", description) == 0) {
                     context.leases().forget(hold);
                     throw lost(hold, "before it was released: its lease expired or it was force-unlocked");
                 }
@@ -176,7 +178,7 @@ final class RedisLock extends LockFacade implements ReleasableByOwner {
             }
             long left;
             try {
-                left = context.replies().await(answer, "Releasing " + describe());
+                left = context.replies().await(answer, "Releasing ", description);
             } catch (RuntimeException e) {
                 context.leases().releaseFailed(hold);
                 throw e;
@@ -209,7 +211,7 @@ final class RedisLock extends LockFacade implements ReleasableByOwner {
         kind.checkMayAcquire(context.leases(), keys, owner, name);
         boolean watchdog = leaseMillis == WATCHDOG;
         long lease = watchdog ? context.leases().watchdogLeaseMillis() : leaseMillis;
-        return new Acquisition(name, kind, keys, context, owner, lease, watchdog);
+        return new Acquisition(name, description, kind, keys, context, owner, lease, watchdog);
     }
 
     @Override
@@ -320,7 +322,7 @@ final class RedisLock extends LockFacade implements ReleasableByOwner {
         if (call == null) {
             return true;
         }
-        long held = context.replies().await(context.store().update(call, 0), "Updating " + describe());
+        long held = context.replies().await(context.store().update(call, 0), "Updating ", description);
         if (held == 0) {
             context.leases().forget(hold);
             return false;
@@ -335,6 +337,6 @@ final class RedisLock extends LockFacade implements ReleasableByOwner {
 
     @Override
     String describe() {
-        return kind.describe() + " '" + name + "'";
+        return description;
     }
 }

@@ -38,6 +38,19 @@ public final class RedisReplies {
      * @throws LockException if Redis answered with an error or not at all
      */
     public <T> T await(CompletionStage<T> reply, String what) {
+        return await(reply, what, "");
+    }
+
+    /**
+     * Like {@link #await(CompletionStage, String)}, with the message in two parts that are joined
+     * only for a failure: what was done and to what, such as {@code "Acquiring "} and
+     * {@code "lock 'orders'"}.
+     *
+     * @param <T> the reply's type
+     * @return the reply
+     * @throws LockException if Redis answered with an error or not at all
+     */
+    public <T> T await(CompletionStage<T> reply, String action, String subject) {
         Future<T> future = reply.toCompletableFuture();
         boolean interrupted = false;
         long deadline = System.nanoTime() + limitNanos;
@@ -49,11 +62,11 @@ public final class RedisReplies {
                     interrupted = true;
                 } catch (ExecutionException e) {
                     observer.redisError(RedisErrors.kind(e.getCause()));
-                    throw failure(what, e.getCause());
+                    throw failure(action + subject, e.getCause());
                 } catch (TimeoutException e) {
                     future.cancel(false);
                     observer.redisError("transient");
-                    throw new LockException(what + ": Redis did not answer within "
+                    throw new LockException(action + subject + ": Redis did not answer within "
                             + Duration.ofNanos(limitNanos).toMillis() + " ms", e);
                 }
             }
