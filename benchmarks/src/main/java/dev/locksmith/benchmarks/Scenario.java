@@ -14,8 +14,10 @@ enum Scenario {
             "eight threads in one JVM, each its own lock name; how well a client shares its connection(s)."),
     CONTENDED(Group.REENTRANT, Kind.REENTRANT, Servers.ONE, "Contended, 8 threads x 2 JVMs, 1 lock", 2, 8, true,
             "two worker JVMs of eight threads each, all on one lock name. Locksmith and Redisson wait for a"
-                    + " release through pub/sub; the raw client retries its acquire script at once (a polling lock),"
-                    + " so its contended number is a reference, not a limit."),
+                    + " release through pub/sub; Locksmith also passes the lock straight from a releasing thread to"
+                    + " a waiting thread of the same JVM (up to 8 times in a row, then the other JVM gets its turn);"
+                    + " the raw client retries its acquire script at once (a polling lock), so its contended number"
+                    + " is a reference, not a limit."),
     FAIR(Group.KINDS, Kind.FAIR, Servers.ONE, "Fair, 4 threads x 2 JVMs, 1 lock", 2, 4, true,
             "the fair lock (Locksmith `getFairLock`, Redisson `getFairLock`), two worker JVMs of four threads"
                     + " each on one name: every release hands the lock to the longest waiter, across JVMs, which is"
