@@ -31,19 +31,28 @@ public final class ScriptRunner {
      * @return the script's answer, or a failure carrying the Redis error
      */
     public <T> CompletionStage<T> run(LuaScript script, ScriptOutputType output, String[] keys, String... args) {
-        CompletionStage<T> first = commands.evalsha(script.sha(), output, keys, args);
-        return first.handle((answer, failure) -> {
+        // One future completed from the reply, not a chain of stages: the reply's thread (the one
+        // that reads from Redis for every caller) does as little as it can per answer.
+        CompletableFuture<T> answer = new CompletableFuture<>();
+        commands.<T>evalsha(script.sha(), output, keys, args).whenComplete((value, failure) -> {
             if (failure == null) {
-                return CompletableFuture.completedFuture(answer);
+                answer.complete(value);
+            } else if (unwrap(failure) instanceof RedisNoScriptException) {
+                // EVAL rather than SCRIPT LOAD: EVAL is routed by key to the node that must run it (and
+                // caches the script there), while a cluster client sends SCRIPT LOAD to every node it
+                // knows, including one that just died in a failover.
+                commands.<T>eval(script.body(), output, keys, args).whenComplete((retried, again) -> {
+                    if (again == null) {
+                        answer.complete(retried);
+                    } else {
+                        answer.completeExceptionally(unwrap(again));
+                    }
+                });
+            } else {
+                answer.completeExceptionally(unwrap(failure));
             }
-            if (!(unwrap(failure) instanceof RedisNoScriptException)) {
-                return CompletableFuture.<T>failedFuture(unwrap(failure));
-            }
-            // EVAL rather than SCRIPT LOAD: EVAL is routed by key to the node that must run it (and
-            // caches the script there), while a cluster client sends SCRIPT LOAD to every node it
-            // knows, including one that just died in a failover.
-            return commands.<T>eval(script.body(), output, keys, args).toCompletableFuture();
-        }).thenCompose(stage -> stage);
+        });
+        return answer;
     }
 
     private static Throwable unwrap(Throwable failure) {
