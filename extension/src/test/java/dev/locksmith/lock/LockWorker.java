@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -61,45 +62,16 @@ public final class LockWorker {
              StatefulRedisConnection<String, String> connection = client.connect()) {
             RedisCommands<String, String> redis = connection.sync();
             CountDownLatch start = new CountDownLatch(1);
-            List<Thread> workers = new ArrayList<>();
-            List<Throwable> failures = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                Thread worker = new Thread(() -> {
-                    try {
-                        start.await();
-                        DistributedLock lock = locks.getLock(name);
-                        for (int i = 0; i < iterations; i++) {
-                            if (!lock.tryLock(60, TimeUnit.SECONDS)) {
-                                throw new AssertionError("lock not acquired within 60 s");
-                            }
-                            try {
-                                String current = redis.get(counterKey);
-                                redis.set(counterKey, Long.toString(current == null ? 1 : Long.parseLong(current) + 1));
-                                redis.rpush(tokensKey, Long.toString(lock.fencingToken()));
-                            } finally {
-                                lock.unlock();
-                            }
-                        }
-                    } catch (Throwable e) {
-                        synchronized (failures) {
-                            failures.add(e);
-                        }
-                    }
-                });
-                worker.start();
-                workers.add(worker);
-            }
-            System.out.println("READY");
-            start.countDown();
-            for (Thread worker : workers) {
-                worker.join();
-            }
-            if (!failures.isEmpty()) {
-                failures.get(0).printStackTrace(System.out);
-                System.out.println("FAILED " + failures.size());
-            } else {
-                System.out.println("DONE");
-            }
+            DistributedLock lock = locks.getLock(name);
+            runThreads(threads, () -> {
+                start.await();
+                for (int i = 0; i < iterations; i++) {
+                    incrementUnder(lock, redis, counterKey, tokensKey, () -> Long.toString(lock.fencingToken()));
+                }
+            }, () -> {
+                System.out.println("READY");
+                start.countDown();
+            });
         } finally {
             client.shutdown();
         }
@@ -215,48 +187,74 @@ public final class LockWorker {
              StatefulRedisConnection<String, String> connection = client.connect()) {
             RedisCommands<String, String> redis = connection.sync();
             DistributedLock lock = locks.getLock(name);
-            List<Thread> workers = new ArrayList<>();
-            List<Throwable> failures = new ArrayList<>();
             System.out.println("READY");
             if (redis.blpop(60, "go:" + label) == null) {
                 throw new AssertionError("not told to go within 60 s");
             }
-            for (int t = 0; t < threads; t++) {
-                Thread worker = new Thread(() -> {
-                    try {
-                        long recorded = 0;
-                        while (recorded < total) {
-                            if (!lock.tryLock(60, TimeUnit.SECONDS)) {
-                                throw new AssertionError("lock not acquired within 60 s");
-                            }
-                            try {
-                                String current = redis.get("shared");
-                                redis.set("shared", Long.toString(current == null ? 1 : Long.parseLong(current) + 1));
-                                recorded = redis.rpush("order", label);
-                            } finally {
-                                lock.unlock();
-                            }
-                        }
-                    } catch (Throwable e) {
-                        synchronized (failures) {
-                            failures.add(e);
-                        }
-                    }
-                });
-                worker.start();
-                workers.add(worker);
-            }
-            for (Thread worker : workers) {
-                worker.join();
-            }
-            if (!failures.isEmpty()) {
-                failures.get(0).printStackTrace(System.out);
-                System.out.println("FAILED " + failures.size());
-            } else {
-                System.out.println("DONE");
-            }
+            runThreads(threads, () -> {
+                long recorded = 0;
+                while (recorded < total) {
+                    recorded = incrementUnder(lock, redis, "shared", "order", () -> label);
+                }
+            }, () -> { });
         } finally {
             client.shutdown();
         }
+    }
+
+    /**
+     * Under the lock, reads the counter and writes it back plus one (a lost update if two hold at
+     * once), and appends an entry to a list.
+     *
+     * @return the list's length afterwards
+     */
+    private static long incrementUnder(DistributedLock lock, RedisCommands<String, String> redis, String counterKey,
+                                       String listKey, Callable<String> entry) throws Exception {
+        if (!lock.tryLock(60, TimeUnit.SECONDS)) {
+            throw new AssertionError("lock not acquired within 60 s");
+        }
+        try {
+            String current = redis.get(counterKey);
+            redis.set(counterKey, Long.toString(current == null ? 1 : Long.parseLong(current) + 1));
+            return redis.rpush(listKey, entry.call());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Runs {@code work} on that many threads, then {@code started}, and once all are done prints
+     * {@code DONE}, or the first failure and {@code FAILED n}.
+     */
+    private static void runThreads(int threads, Work work, Runnable started) throws InterruptedException {
+        List<Thread> workers = new ArrayList<>();
+        List<Throwable> failures = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            Thread worker = new Thread(() -> {
+                try {
+                    work.run();
+                } catch (Throwable e) {
+                    synchronized (failures) {
+                        failures.add(e);
+                    }
+                }
+            });
+            worker.start();
+            workers.add(worker);
+        }
+        started.run();
+        for (Thread worker : workers) {
+            worker.join();
+        }
+        if (!failures.isEmpty()) {
+            failures.get(0).printStackTrace(System.out);
+            System.out.println("FAILED " + failures.size());
+        } else {
+            System.out.println("DONE");
+        }
+    }
+
+    private interface Work {
+        void run() throws Exception;
     }
 }

@@ -5,12 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.locksmith.LockInfo;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
-import dev.locksmith.internal.redis.ScriptRunner;
 import dev.locksmith.testing.RedisServerExtension;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,21 +27,16 @@ class TurnTakingTest {
     static final RedisServerExtension redis = new RedisServerExtension();
 
     private final LockKeys keys = LockKeys.of("locksmith:", "turns");
-    private RedisClient client;
-    private StatefulRedisConnection<String, String> connection;
-    private ScriptRunner scripts;
+    private ScriptClient scripts;
 
     @BeforeEach
     void connect() {
-        client = RedisClient.create(redis.uri());
-        connection = client.connect();
-        scripts = new ScriptRunner(connection.async());
+        scripts = new ScriptClient(redis.uri());
     }
 
     @AfterEach
     void disconnect() {
-        connection.close();
-        client.shutdown();
+        scripts.close();
     }
 
     @Test
@@ -57,14 +48,14 @@ class TurnTakingTest {
         assertThat(release(FIRST, true)).as("released").isZero();
 
         assertThat(value()).isEqualTo("yfirst-process:");
-        assertThat(connection.sync().pttl(keys.lock())).isBetween(1L, ExclusiveKind.YIELD_MILLIS);
+        assertThat(scripts.redis().pttl(keys.lock())).isBetween(1L, ExclusiveKind.YIELD_MILLIS);
         List<Long> ownProcess = acquire(FIRST_OTHER_THREAD);
         assertThat(ownProcess.get(0)).as("a thread of the releasing process is not let in").isZero();
         assertThat(ownProcess.get(1)).as("it waits at most that moment").isBetween(0L, ExclusiveKind.YIELD_MILLIS);
         assertThat(acquire(SECOND).get(0)).as("the other process is").isEqualTo(1L);
         assertThat(value()).as("and its release gives the first process its turn back").startsWith("W" + SECOND + "|");
         assertThat(release(SECOND, false)).isZero();
-        assertThat(connection.sync().exists(keys.lock())).isZero();
+        assertThat(scripts.redis().exists(keys.lock())).isZero();
     }
 
     @Test
@@ -75,7 +66,7 @@ class TurnTakingTest {
 
         assertThat(release(FIRST, true)).isZero();
 
-        assertThat(connection.sync().exists(keys.lock())).as("nobody elsewhere to leave it to").isZero();
+        assertThat(scripts.redis().exists(keys.lock())).as("nobody elsewhere to leave it to").isZero();
     }
 
     @Test
@@ -90,25 +81,22 @@ class TurnTakingTest {
             assertThat(locks.getLock("turns").isLocked()).isFalse();
             assertThat(locks.getLock("turns").forceUnlock()).as("no hold was removed").isFalse();
         }
-        assertThat(connection.sync().exists(keys.lock())).isZero();
+        assertThat(scripts.redis().exists(keys.lock())).isZero();
     }
 
-    private long acquiredToken() throws Exception {
-        return Long.parseLong(connection.sync().get(keys.fence()));
+    private long acquiredToken() {
+        return Long.parseLong(scripts.redis().get(keys.fence()));
     }
 
     private List<Long> acquire(String owner) throws Exception {
-        return ExclusiveKind.INSTANCE.acquisition(keys,
-                        new AcquireRequest(owner, 30_000, System.currentTimeMillis(), "t", 86_400_000))
-                .<List<Long>>runOn(scripts).toCompletableFuture().get(5, TimeUnit.SECONDS);
+        return scripts.acquire(keys, owner);
     }
 
     private long release(String owner, boolean othersFirst) throws Exception {
-        return ExclusiveKind.INSTANCE.release(keys.publishingWith("publish"), owner, "1", 5000, othersFirst)
-                .<Long>runOn(scripts).toCompletableFuture().get(5, TimeUnit.SECONDS);
+        return scripts.release(keys, owner, "1", othersFirst);
     }
 
     private String value() {
-        return connection.sync().get(keys.lock());
+        return scripts.redis().get(keys.lock());
     }
 }
