@@ -44,4 +44,34 @@ public interface LockObserver {
      */
     default void redisError(String kind) {
     }
+
+    /**
+     * A release passed the lock straight to another thread of this process, in one script call
+     * instead of a release, a wake-up and a new acquisition.
+     *
+     * @param label the lock
+     */
+    default void handedOver(LockLabel label) {
+    }
+
+    /**
+     * A release left the lock to waiters of other processes for a moment instead of handing it
+     * over, because this process had passed it among its own threads several times in a row
+     * (turn-taking, so that other processes are not starved).
+     *
+     * @param label the lock
+     */
+    default void yielded(LockLabel label) {
+    }
+
+    /**
+     * A release or hand-over that was sent got an error or no answer. The hold was dropped from
+     * the watchdog, so the lock frees itself when its lease runs out.
+     *
+     * @param label     the lock
+     * @param errorKind the error's class as {@code RedisErrors.kind} names it, such as {@code transient},
+     *                  {@code NOPERM} or {@code OOM}
+     */
+    default void releaseFailed(LockLabel label, String errorKind) {
+    }
 }

@@ -76,4 +76,19 @@ public final class Observers implements LockObserver {
     public void redisError(String kind) {
         observers.forEach(observer -> observer.redisError(kind));
     }
+
+    @Override
+    public void handedOver(LockLabel label) {
+        observers.forEach(observer -> observer.handedOver(label));
+    }
+
+    @Override
+    public void yielded(LockLabel label) {
+        observers.forEach(observer -> observer.yielded(label));
+    }
+
+    @Override
+    public void releaseFailed(LockLabel label, String errorKind) {
+        observers.forEach(observer -> observer.releaseFailed(label, errorKind));
+    }
 }
