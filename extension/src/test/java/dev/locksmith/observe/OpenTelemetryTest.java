@@ -7,6 +7,9 @@ import dev.locksmith.DistributedLock;
 import dev.locksmith.LockException;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
+import dev.locksmith.internal.observe.LockLabel;
+import dev.locksmith.internal.observe.LockObserver;
+import dev.locksmith.internal.otel.OpenTelemetryObserver;
 import dev.locksmith.testing.Await;
 import dev.locksmith.testing.RedisServerExtension;
 import io.opentelemetry.api.common.AttributeKey;
@@ -146,6 +149,30 @@ class OpenTelemetryTest {
     }
 
     @Test
+    void handOversTurnsAndFailedReleasesAreCountedPerLock() {
+        LockObserver observer = OpenTelemetryObserver.of(sdk);
+        LockLabel stock = new LockLabel("stock:7", "reentrant", "stock:*");
+        LockLabel invoice = new LockLabel("invoice:3", "fair", "other");
+
+        observer.handedOver(stock);
+        observer.handedOver(stock);
+        observer.handedOver(invoice);
+        observer.yielded(stock);
+        observer.releaseFailed(stock, "transient");
+        observer.releaseFailed(stock, "NOPERM");
+        observer.releaseFailed(stock, "NOPERM");
+
+        assertThat(count("locksmith.lock.handovers", lock("reentrant", "stock:*"))).isEqualTo(2);
+        assertThat(count("locksmith.lock.handovers", lock("fair", "other"))).isEqualTo(1);
+        assertThat(count("locksmith.lock.yields", lock("reentrant", "stock:*"))).isEqualTo(1);
+        assertThat(count("locksmith.lock.release.failures", failed("reentrant", "stock:*", "transient"))).isEqualTo(1);
+        assertThat(count("locksmith.lock.release.failures", failed("reentrant", "stock:*", "NOPERM"))).isEqualTo(2);
+        assertThat(metric("locksmith.lock.handovers").getUnit()).isEqualTo("{handover}");
+        assertThat(metric("locksmith.lock.yields").getUnit()).isEqualTo("{yield}");
+        assertThat(metric("locksmith.lock.release.failures").getUnit()).isEqualTo("{release}");
+    }
+
+    @Test
     void resolvedNamesAreUsedOnlyWhenAskedFor() throws Exception {
         try (LockManager locks = Locksmith.builder().redisUri(redis.uri()).openTelemetry(sdk)
                 .telemetryResolvedNames(true).build()) {
@@ -160,6 +187,10 @@ class OpenTelemetryTest {
 
     private static Attributes lock(String kind, String name) {
         return Attributes.of(KIND, kind, NAME, name);
+    }
+
+    private static Attributes failed(String kind, String name, String errorType) {
+        return lock(kind, name).toBuilder().put(AttributeKey.stringKey("error.type"), errorType).build();
     }
 
     private static SpanData single(List<SpanData> finished, String name) {

@@ -45,6 +45,9 @@ public final class OpenTelemetryObserver implements LockObserver {
     private final LongCounter renewals;
     private final LongCounter renewalFailures;
     private final LongCounter redisErrors;
+    private final LongCounter handOvers;
+    private final LongCounter yields;
+    private final LongCounter releaseFailures;
     private final Map<Attributes, AtomicLong> held = new ConcurrentHashMap<>();
     private final Map<Attributes, AtomicLong> waiting = new ConcurrentHashMap<>();
 
@@ -67,6 +70,14 @@ public final class OpenTelemetryObserver implements LockObserver {
                 .setDescription("Leases a watchdog round trip failed to renew").build();
         redisErrors = meter.counterBuilder("locksmith.redis.errors").setUnit("{error}")
                 .setDescription("Redis errors, by kind").build();
+        handOvers = meter.counterBuilder("locksmith.lock.handovers").setUnit("{handover}")
+                .setDescription("Releases that passed the lock straight to another thread of this process").build();
+        yields = meter.counterBuilder("locksmith.lock.yields").setUnit("{yield}")
+                .setDescription("Releases that left the lock to other processes after several hand-overs in a row")
+                .build();
+        releaseFailures = meter.counterBuilder("locksmith.lock.release.failures").setUnit("{release}")
+                .setDescription("Releases and hand-overs that got an error or no answer; the lock frees itself"
+                        + " when its lease runs out").build();
         meter.gaugeBuilder("locksmith.locks.held").ofLongs().setUnit("{lock}")
                 .setDescription("Locks this process holds now")
                 .buildWithCallback(gauge -> held.forEach((attributes, count) -> gauge.record(count.get(), attributes)));
@@ -104,7 +115,7 @@ public final class OpenTelemetryObserver implements LockObserver {
 
     @Override
     public WaitObservation waitStarted(LockLabel label, boolean traced) {
-        Attributes lock = Attributes.of(KIND, label.kind(), NAME, label.template());
+        Attributes lock = attributes(label);
         long start = System.nanoTime();
         AtomicLong waiters = waiting.computeIfAbsent(lock, key -> new AtomicLong());
         waiters.incrementAndGet();
@@ -155,7 +166,7 @@ public final class OpenTelemetryObserver implements LockObserver {
 
     @Override
     public HoldObservation holdStarted(LockLabel label, long fencingToken) {
-        Attributes lock = Attributes.of(KIND, label.kind(), NAME, label.template());
+        Attributes lock = attributes(label);
         long start = System.nanoTime();
         AtomicLong count = held.computeIfAbsent(lock, key -> new AtomicLong());
         count.incrementAndGet();
@@ -192,5 +203,27 @@ public final class OpenTelemetryObserver implements LockObserver {
     @Override
     public void redisError(String kind) {
         redisErrors.add(1, Attributes.of(ERROR, kind));
+    }
+
+    @Override
+    public void handedOver(LockLabel label) {
+        handOvers.add(1, attributes(label));
+    }
+
+    @Override
+    public void yielded(LockLabel label) {
+        yields.add(1, attributes(label));
+    }
+
+    @Override
+    public void releaseFailed(LockLabel label, String errorKind) {
+        releaseFailures.add(1, attributes(label).toBuilder().put(ERROR, errorKind).build());
+    }
+
+    /**
+     * @return the attributes of every per-lock metric: kind and label
+     */
+    private static Attributes attributes(LockLabel label) {
+        return Attributes.of(KIND, label.kind(), NAME, label.template());
     }
 }
