@@ -7,6 +7,9 @@ import dev.locksmith.DistributedLock;
 import dev.locksmith.LockException;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
+import dev.locksmith.internal.jfr.FlightRecorderObserver;
+import dev.locksmith.internal.observe.LockLabel;
+import dev.locksmith.internal.observe.LockObserver;
 import dev.locksmith.testing.Await;
 import dev.locksmith.testing.RedisServerExtension;
 import java.nio.file.Files;
@@ -22,7 +25,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The Flight Recorder events, with no dependency and no configuration: a recording that enables
- * them sees each wait, hold and loss, with the lock's name, kind and fencing token.
+ * them sees each wait, hold, loss, hand-over, turn and failed release, with the lock's name, kind
+ * and fencing token.
  */
 class FlightRecorderTest {
     @RegisterExtension
@@ -87,5 +91,40 @@ class FlightRecorderTest {
             assertThat(event.getString("lockName")).isEqualTo("doomed");
             assertThat(event.getBoolean("lost")).isTrue();
         });
+    }
+
+    @Test
+    void aRecordingShowsHandOversTurnsAndFailedReleases() throws Exception {
+        LockObserver observer = new FlightRecorderObserver();
+        LockLabel stock = new LockLabel("stock:7", "fair", "stock:*");
+        Path dump = Files.createTempFile("locksmith", ".jfr");
+        try (Recording recording = new Recording()) {
+            recording.enable("dev.locksmith.LockHandOver");
+            recording.enable("dev.locksmith.LockYield");
+            recording.enable("dev.locksmith.LockReleaseFailed");
+            recording.start();
+
+            observer.handedOver(stock);
+            observer.yielded(stock);
+            observer.releaseFailed(stock, "NOPERM");
+            recording.stop();
+            recording.dump(dump);
+        }
+        List<RecordedEvent> events = RecordingFile.readAllEvents(dump);
+        Files.delete(dump);
+
+        assertThat(events).filteredOn(event -> event.getEventType().getName().equals("dev.locksmith.LockHandOver"))
+                .singleElement().satisfies(event -> assertThat(lockOf(event)).isEqualTo(stock));
+        assertThat(events).filteredOn(event -> event.getEventType().getName().equals("dev.locksmith.LockYield"))
+                .singleElement().satisfies(event -> assertThat(lockOf(event)).isEqualTo(stock));
+        assertThat(events).filteredOn(event -> event.getEventType().getName().equals("dev.locksmith.LockReleaseFailed"))
+                .singleElement().satisfies(event -> {
+                    assertThat(lockOf(event)).isEqualTo(stock);
+                    assertThat(event.getString("errorKind")).isEqualTo("NOPERM");
+                });
+    }
+
+    private static LockLabel lockOf(RecordedEvent event) {
+        return new LockLabel(event.getString("lockName"), event.getString("kind"), event.getString("template"));
     }
 }

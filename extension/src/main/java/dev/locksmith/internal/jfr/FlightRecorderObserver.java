@@ -6,9 +6,9 @@ import dev.locksmith.internal.observe.LockObserver;
 import dev.locksmith.internal.observe.WaitObservation;
 
 /**
- * Writes {@code dev.locksmith.LockWait}, {@code LockHeld} and {@code LockLost} events. Each is
- * begun and committed only when Flight Recorder records it, so without a recording the cost is
- * a check per wait and per hold.
+ * Writes {@code dev.locksmith.LockWait}, {@code LockHeld}, {@code LockLost}, {@code LockHandOver},
+ * {@code LockYield} and {@code LockReleaseFailed} events. Each is begun and committed only when
+ * Flight Recorder records it, so without a recording the cost is a check per wait, hold and release.
  */
 public final class FlightRecorderObserver implements LockObserver {
 
@@ -89,5 +89,39 @@ public final class FlightRecorderObserver implements LockObserver {
                 }
             }
         };
+    }
+
+    @Override
+    public void handedOver(LockLabel label) {
+        LockHandOverEvent event = new LockHandOverEvent();
+        if (event.isEnabled()) {
+            event.lockName = label.name();
+            event.kind = label.kind();
+            event.template = label.template();
+            event.commit();
+        }
+    }
+
+    @Override
+    public void yielded(LockLabel label) {
+        LockYieldEvent event = new LockYieldEvent();
+        if (event.isEnabled()) {
+            event.lockName = label.name();
+            event.kind = label.kind();
+            event.template = label.template();
+            event.commit();
+        }
+    }
+
+    @Override
+    public void releaseFailed(LockLabel label, String errorKind) {
+        LockReleaseFailedEvent event = new LockReleaseFailedEvent();
+        if (event.isEnabled()) {
+            event.lockName = label.name();
+            event.kind = label.kind();
+            event.template = label.template();
+            event.errorKind = errorKind;
+            event.commit();
+        }
     }
 }
