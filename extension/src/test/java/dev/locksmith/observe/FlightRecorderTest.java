@@ -16,10 +16,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
+import jdk.jfr.consumer.RecordingStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -35,13 +37,18 @@ class FlightRecorderTest {
     @Test
     void aRecordingShowsWaitsHoldsAndLosses() throws Exception {
         Path dump = Files.createTempFile("locksmith", ".jfr");
+        CountDownLatch lossCommitted = new CountDownLatch(1);
         try (Recording recording = new Recording();
+             RecordingStream losses = new RecordingStream();
              LockManager locks = Locksmith.builder().redisUri(redis.uri()).leaseTime(Duration.ofMillis(600)).build();
              LockManager operator = Locksmith.builder().redisUri(redis.uri()).build()) {
             recording.enable("dev.locksmith.LockWait").withThreshold(Duration.ZERO);
             recording.enable("dev.locksmith.LockHeld").withThreshold(Duration.ZERO);
             recording.enable("dev.locksmith.LockLost");
             recording.start();
+            losses.enable("dev.locksmith.LockLost");
+            losses.onEvent("dev.locksmith.LockLost", event -> lossCommitted.countDown());
+            losses.startAsync();
 
             DistributedLock ledger = locks.getLock("ledger");
             try (HeldByAnotherThread holder = HeldByAnotherThread.hold(ledger)) {
@@ -60,6 +67,9 @@ class FlightRecorderTest {
                 }
             });
             assertThatThrownBy(doomed::unlock).isInstanceOf(LockException.class);
+            // The watchdog marks the hold lost before it commits LockLost, so the holder can see
+            // the loss while the event is still to come; stopping now could miss it.
+            assertThat(lossCommitted.await(10, TimeUnit.SECONDS)).as("LockLost committed").isTrue();
             recording.stop();
             recording.dump(dump);
         }
