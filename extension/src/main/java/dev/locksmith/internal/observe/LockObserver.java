@@ -1,8 +1,8 @@
 package dev.locksmith.internal.observe;
 
 /**
- * Receives what happens to a manager's locks. Implementations must be cheap and must not throw:
- * they run on the lock's own path.
+ * Receives what happens to a manager's locks. Implementations must be cheap and should not throw:
+ * they run on the lock's own path; {@link GuardedObserver} keeps what they throw off it.
  */
 public interface LockObserver {
     /** Records nothing. */
