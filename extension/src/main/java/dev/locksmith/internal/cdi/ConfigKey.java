@@ -64,13 +64,6 @@ public enum ConfigKey {
     }
 
     /**
-     * @return the default as docs/configuration.md shows it: {@code (none)} when there is none
-     */
-    public String documentedDefault() {
-        return defaultValue.isEmpty() ? "(none)" : defaultValue;
-    }
-
-    /**
      * @param values where settings come from
      * @return the configured value, or the default
      */

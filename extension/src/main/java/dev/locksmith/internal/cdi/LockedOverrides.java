@@ -19,8 +19,6 @@ final class LockedOverrides {
     static final String WAIT_TIME = "waitTime";
     /** The attribute {@code leaseTime}. */
     static final String LEASE_TIME = "leaseTime";
-    /** Every attribute that configuration may override. */
-    static final List<String> ATTRIBUTES = List.of(WAIT_TIME, LEASE_TIME);
 
     private LockedOverrides() {
     }
