@@ -1,9 +1,8 @@
 package dev.locksmith.internal.cdi;
 
+import dev.locksmith.internal.classpath.Jndi;
 import dev.locksmith.internal.classpath.OptionalApi;
 import jakarta.enterprise.inject.spi.BeanManager;
-import javax.naming.InitialContext;
-import javax.naming.NamingException;
 
 /**
  * What the container knows about the application that Locksmith tells operators: its name
@@ -24,16 +23,7 @@ final class ApplicationIdentity {
         if (!configured.isEmpty()) {
             return configured;
         }
-        try {
-            InitialContext context = new InitialContext();
-            try {
-                return context.lookup("java:app/AppName") instanceof String name ? name : null;
-            } finally {
-                context.close();
-            }
-        } catch (NamingException | RuntimeException e) {
-            return null;
-        }
+        return Jndi.lookup("java:app/AppName") instanceof String name ? name : null;
     }
 
     /**
@@ -41,14 +31,7 @@ final class ApplicationIdentity {
      *         API or the bean is missing
      */
     static Object openTelemetry(BeanManager beanManager) {
-        if (!OptionalApi.OPENTELEMETRY.isPresent()) {
-            return null;
-        }
-        try {
-            Class<?> type = Class.forName(OPENTELEMETRY, false, ApplicationIdentity.class.getClassLoader());
-            return ContainerBeans.find(beanManager, type);
-        } catch (ClassNotFoundException | LinkageError e) {
-            return null;
-        }
+        Class<?> type = OptionalApi.OPENTELEMETRY.type(OPENTELEMETRY);
+        return type == null ? null : ContainerBeans.find(beanManager, type);
     }
 }

@@ -1,11 +1,10 @@
 package dev.locksmith.internal.cdi;
 
+import dev.locksmith.internal.classpath.Jndi;
 import dev.locksmith.internal.classpath.OptionalApi;
 import jakarta.enterprise.inject.spi.BeanManager;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
-import javax.naming.InitialContext;
-import javax.naming.NamingException;
 
 /**
  * Finds the container's threads for Locksmith: the {@code ManagedScheduledExecutorService} the
@@ -52,7 +51,7 @@ final class ContainerThreads<T> {
      * @throws IllegalArgumentException if the name is bound to something of another type
      */
     Found<T> find(String jndiName, BeanManager beanManager) {
-        Object bound = lookup(jndiName);
+        Object bound = Jndi.lookup(jndiName);
         if (expected.isInstance(bound)) {
             return new Found<>(expected.cast(bound), "the container's " + simpleName() + " at " + jndiName);
         }
@@ -76,24 +75,9 @@ final class ContainerThreads<T> {
         return managedType.substring(managedType.lastIndexOf('.') + 1);
     }
 
-    private static Object lookup(String jndiName) {
-        try {
-            InitialContext context = new InitialContext();
-            try {
-                return context.lookup(jndiName);
-            } finally {
-                context.close();
-            }
-        } catch (NamingException e) {
-            return null;
-        }
-    }
-
     private T bean(BeanManager beanManager) {
-        Class<?> type;
-        try {
-            type = Class.forName(managedType, false, ContainerThreads.class.getClassLoader());
-        } catch (ClassNotFoundException | LinkageError e) {
+        Class<?> type = OptionalApi.CONCURRENCY.type(managedType);
+        if (type == null) {
             return null;
         }
         Object found = ContainerBeans.find(beanManager, type);

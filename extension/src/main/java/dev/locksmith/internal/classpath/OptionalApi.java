@@ -3,7 +3,8 @@ package dev.locksmith.internal.classpath;
 /**
  * An API that Locksmith uses where the server offers it and does without where it does not.
  *
- * <p>This is the only place that asks whether one is there. It names each API by a string and
+ * <p>This is the only place that asks whether one is there, and the only place that loads one of
+ * their types by name ({@link #type(String)}). It names each API by a string and
  * refers to none of their types, so loading and verifying it never fails: the classes that do
  * use an API are reached only after {@link #isPresent()} said yes.
  */
@@ -48,6 +49,21 @@ public enum OptionalApi {
             return true;
         } catch (ClassNotFoundException | LinkageError e) {
             return false;
+        }
+    }
+
+    /**
+     * @param className a type of this API, such as {@code jakarta.enterprise.concurrent.ManagedThreadFactory}
+     * @return that type, or null when this API is missing or lacks it
+     */
+    public Class<?> type(String className) {
+        if (!isPresent()) {
+            return null;
+        }
+        try {
+            return Class.forName(className, false, OptionalApi.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            return null;
         }
     }
 

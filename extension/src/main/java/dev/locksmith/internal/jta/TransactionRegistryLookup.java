@@ -1,12 +1,10 @@
 package dev.locksmith.internal.jta;
 
+import dev.locksmith.internal.classpath.Jndi;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.function.Supplier;
-import javax.naming.InitialContext;
-import javax.naming.NamingException;
-import javax.naming.NoInitialContextException;
 
 /**
  * Finds the container's {@link TransactionSynchronizationRegistry}: at
@@ -20,7 +18,6 @@ final class TransactionRegistryLookup {
 
     private final Supplier<TransactionSynchronizationRegistry> containerBean;
     private volatile TransactionSynchronizationRegistry found;
-    private volatile boolean noNaming;
     private volatile boolean containerAsked;
 
     /**
@@ -55,23 +52,6 @@ final class TransactionRegistryLookup {
     }
 
     private TransactionSynchronizationRegistry fromJndi() {
-        if (noNaming) {
-            return null;
-        }
-        try {
-            InitialContext context = new InitialContext();
-            try {
-                Object bound = context.lookup(JNDI_NAME);
-                return bound instanceof TransactionSynchronizationRegistry registry ? registry : null;
-            } finally {
-                context.close();
-            }
-        } catch (NoInitialContextException e) {
-            // No JNDI provider at all (Java SE): that does not change while the application runs.
-            noNaming = true;
-            return null;
-        } catch (NamingException e) {
-            return null;
-        }
+        return Jndi.lookup(JNDI_NAME) instanceof TransactionSynchronizationRegistry registry ? registry : null;
     }
 }
