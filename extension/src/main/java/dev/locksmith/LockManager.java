@@ -70,9 +70,15 @@ public interface LockManager extends AutoCloseable {
     LockInfo describe(String name);
 
     /**
-     * Stops the watchdog, releases every lock this manager still holds, and closes the
-     * connections. Idempotent. Every lock of this manager throws {@link IllegalStateException}
-     * afterwards.
+     * Closes the manager; idempotent. It is a barrier: it refuses new calls, wakes every thread
+     * waiting for one of its locks (each then throws {@link IllegalStateException}), and waits for
+     * the acquisitions and releases under way, at most two command timeouts. Then it stops the
+     * watchdog, releases every lock this manager still holds (one granted while it closed
+     * included: its caller gets {@link IllegalStateException}, not the lock), and closes the
+     * connections. After it returns, no acquisition of this manager returns true and nothing it
+     * granted is left in Redis, except what Redis could not be asked to release, which is logged
+     * by name and expires with its lease. Every lock of this manager throws
+     * {@link IllegalStateException} afterwards.
      */
     @Override
     void close();

@@ -1,9 +1,9 @@
 package dev.locksmith;
 
-import dev.locksmith.internal.lock.DefaultLockManager;
-import dev.locksmith.internal.lock.LockSettings;
-import dev.locksmith.internal.lock.SettingRules;
-import dev.locksmith.internal.lock.TelemetrySettings;
+import dev.locksmith.internal.manager.DefaultLockManager;
+import dev.locksmith.internal.config.LockSettings;
+import dev.locksmith.internal.config.SettingRules;
+import dev.locksmith.internal.config.TelemetrySettings;
 import dev.locksmith.internal.redis.RedisUris;
 import java.time.Duration;
 import java.util.List;

@@ -1,8 +1,7 @@
 -- Every operation of every lock kind, and the helpers they share, written once. Each operation
 -- runs as a script of its own: LockScriptSource cuts this file into its top-level definitions
 -- and gives each operation the helpers it uses, because Redis runs a script's whole top level
--- on every call. ARGV[1] names the operation (so MONITOR and SLOWLOG tell them apart); each
--- operation's header below names its other KEYS and ARGV.
+-- on every call. Each operation's header below names its KEYS and ARGV.
 --
 -- Every operation reads and checks what it needs before its first write, and every write is one
 -- a retry may repeat: Redis keeps the writes of a script that fails halfway, so a failure
@@ -46,6 +45,14 @@ local function now_ms()
     return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 end
 
+-- The one reader of an exclusive lock's value: mark, owner, fencing token, hold count, since ms
+-- and thread name; nil for a value that names no holder (a lock left to other processes).
+local function exclusive_fields(value)
+    return string.match(value, '^(.)([^|]*)|(%d+)|(%d+)|(%d*)|(.*)$')
+end
+
+-- Whether the value names that owner as its holder: exclusive_fields' owner, read as a prefix
+-- comparison that builds no captures, because every operation asks it.
 local function owned_by(value, owner)
     return value and string.sub(value, 2, #owner + 2) == owner .. '|'
 end
@@ -61,12 +68,10 @@ local function same_manager(value, owner)
     return string.sub(value, 2, #manager + 1) == manager
 end
 
-local function token_of(value)
-    return tonumber(string.match(value, '^.[^|]*|(%d+)|'))
-end
 
-local function exclusive_value(mark, owner, token, since, thread)
-    return mark .. owner .. '|' .. string.format('%d', token) .. '|1|' .. since .. '|' .. thread
+-- The one writer of an exclusive lock's value (see exclusive_fields).
+local function exclusive_value(mark, owner, token, count, since, thread)
+    return mark .. owner .. '|' .. string.format('%d', token) .. '|' .. count .. '|' .. since .. '|' .. thread
 end
 
 -- Asks the holder's release to wake this waiter with '*', unless it will anyway; a reentrant
@@ -105,26 +110,33 @@ end
 
 
 -- acquire: first hold of an owner on the reentrant lock.
+-- The token is taken before SET NX, so that the grant is one command: an attempt that finds the
+-- lock taken spends a token (tokens must increase, not be dense), and a failure between the two
+-- leaves the counter higher, never lower.
 -- KEYS[1] lock, KEYS[2] fencing counter
--- ARGV[2] owner, ARGV[3] lease ms, ARGV[4] since ms, ARGV[5] thread name, ARGV[6] counter lifetime ms
+-- ARGV[1] owner, ARGV[2] lease ms, ARGV[3] since ms, ARGV[4] thread name, ARGV[5] counter lifetime ms
 -- returns {1, fencing token} when acquired, {0, remaining lease ms} when another owner holds it
 function ops.acquire()
-    local owner, lease = ARGV[2], ARGV[3]
-    local token = next_token(KEYS[2], ARGV[6])
-    local current = redis.call('set', KEYS[1], exclusive_value('-', owner, token, ARGV[4], ARGV[5]), 'nx', 'px', lease,
-        'get')
+    local owner, lease = ARGV[1], ARGV[2]
+    local token = next_token(KEYS[2], ARGV[5])
+    local current = redis.call('set', KEYS[1], exclusive_value('-', owner, token, 1, ARGV[3], ARGV[4]), 'nx', 'px',
+        lease, 'get')
     if not current then
         return {1, token}
     end
     if owned_by(current, owner) then
-        -- A retried request (the reply to the first was lost) finds its own grant.
-        return {1, token_of(current)}
+        -- The owner's own hold: a retried request whose first reply was lost, a hand-over whose
+        -- answer never came, or a hold whose release failed. The caller takes it afresh, with
+        -- this token and a whole lease, as if it had been free.
+        redis.call('set', KEYS[1], exclusive_value(string.sub(current, 1, 1), owner, token, 1, ARGV[3], ARGV[4]),
+            'px', lease)
+        return {1, token}
     end
     if string.sub(current, 1, 1) == 'y' then
         if not same_manager(current, owner) then
             -- Left to other processes, of which this owner is one; the process that left it has
             -- waiters, so this holder's process takes its turn and then leaves it back.
-            redis.call('set', KEYS[1], exclusive_value('W', owner, token, ARGV[4], ARGV[5]), 'px', lease)
+            redis.call('set', KEYS[1], exclusive_value('W', owner, token, 1, ARGV[3], ARGV[4]), 'px', lease)
             return {1, token}
         end
         return {0, redis.call('pttl', KEYS[1])}
@@ -137,14 +149,18 @@ end
 -- (or to anyone when nobody queues); everyone else joins the queue, or refreshes its place.
 -- KEYS[1] lock, KEYS[2] fencing counter, KEYS[3] queue (list of owners),
 -- KEYS[4] the start of each waiter's place key (<KEYS[4]><owner> lives as long as the place)
--- ARGV[2] owner, ARGV[3] lease ms, ARGV[4] since ms, ARGV[5] thread name, ARGV[6] counter lifetime ms,
--- ARGV[7] how long a waiter keeps its place without asking again, ms
+-- ARGV[1] owner, ARGV[2] lease ms, ARGV[3] since ms, ARGV[4] thread name, ARGV[5] counter lifetime ms,
+-- ARGV[6] how long a waiter keeps its place without asking again, ms
 -- returns {1, fencing token} when acquired, {0, ms until something may change} otherwise
 ops['fair-acquire'] = function()
-    local owner, lease, patience = ARGV[2], ARGV[3], ARGV[7]
+    local owner, lease, patience = ARGV[1], ARGV[2], ARGV[6]
     local current = redis.call('get', KEYS[1])
     if current and owned_by(current, owner) then
-        return {1, token_of(current)}
+        -- The owner's own hold (see acquire): taken afresh, with a new token and a whole lease.
+        local token = next_token(KEYS[2], ARGV[5])
+        redis.call('set', KEYS[1], exclusive_value(string.sub(current, 1, 1), owner, token, 1, ARGV[3], ARGV[4]),
+            'px', lease)
+        return {1, token}
     end
     local head_place_left = 0
     if not current then
@@ -159,8 +175,8 @@ ops['fair-acquire'] = function()
             head = redis.call('lindex', KEYS[3], 0)
         end
         if not head or head == owner then
-            local token = next_token(KEYS[2], ARGV[6])
-            redis.call('set', KEYS[1], exclusive_value('f', owner, token, ARGV[4], ARGV[5]), 'px', lease)
+            local token = next_token(KEYS[2], ARGV[5])
+            redis.call('set', KEYS[1], exclusive_value('f', owner, token, 1, ARGV[3], ARGV[4]), 'px', lease)
             if head then
                 redis.call('lpop', KEYS[3])
                 redis.call('del', KEYS[4] .. owner)
@@ -184,15 +200,15 @@ end
 -- fair-leave: a waiter gives up (timed out, interrupted); if the lock is free, the new head is
 -- woken in its place.
 -- KEYS[1] lock, KEYS[2] release channel, KEYS[3] queue, KEYS[4] the start of each waiter's place key
--- ARGV[2] owner, ARGV[3] publish command
+-- ARGV[1] owner, ARGV[2] publish command
 -- returns 1 when the owner was queued, 0 when it was not
 ops['fair-leave'] = function()
-    local removed = redis.call('lrem', KEYS[3], 0, ARGV[2])
-    redis.call('del', KEYS[4] .. ARGV[2])
+    local removed = redis.call('lrem', KEYS[3], 0, ARGV[1])
+    redis.call('del', KEYS[4] .. ARGV[1])
     if removed > 0 and redis.call('exists', KEYS[1]) == 0 then
         local head = redis.call('lindex', KEYS[3], 0)
         if head then
-            wake(ARGV[3], KEYS[2], head)
+            wake(ARGV[2], KEYS[2], head)
         end
     end
     return removed > 0 and 1 or 0
@@ -200,20 +216,20 @@ end
 
 -- What the releases of an exclusive lock (reentrant and fair) share: a resent request gets the
 -- answer the first one got; the caller removes the lock of an owner that holds it.
--- KEYS[1] lock, KEYS[3] the owner's release latch; ARGV[2] owner, ARGV[3] latch lifetime ms,
--- ARGV[5] this release request's id
--- returns the lock's value when this request releases it, else nil and the answer to give
-local function begin_release()
-    local current = redis.call('get', KEYS[1])
-    local mine = owned_by(current, ARGV[2])
-    local earlier = answered_before(KEYS[3], ARGV[5], mine and 0 or -1, ARGV[3])
+-- KEYS[3] the owner's release latch; ARGV[1] owner, ARGV[2] latch lifetime ms, ARGV[4] this
+-- release request's id
+-- current: the lock's value; released: what this request answers when it releases the lock
+-- returns nil when this request releases the lock now, else the answer to give
+local function begin_release(current, released)
+    local mine = owned_by(current, ARGV[1])
+    local earlier = answered_before(KEYS[3], ARGV[4], mine and released or -1, ARGV[2])
     if earlier then
-        return nil, earlier
+        return earlier
     end
     if not mine then
-        return nil, -1
+        return -1
     end
-    return current
+    return nil
 end
 
 -- release: the last hold of an owner on the reentrant lock ends; the lock is deleted and the
@@ -222,24 +238,27 @@ end
 -- other processes for a moment instead: a thread of the releasing process, which hears of the
 -- release at least as soon, would otherwise win it back nearly every time.
 -- KEYS[1] lock, KEYS[2] release channel, KEYS[3] the owner's release latch
--- ARGV[2] owner, ARGV[3] latch lifetime ms, ARGV[4] publish command, ARGV[5] request id,
--- ARGV[6] how long to leave the lock to other processes, ms, or '' when it is not their turn
--- returns 0 when released, -1 when the owner held nothing (lost)
+-- ARGV[1] owner, ARGV[2] latch lifetime ms, ARGV[3] publish command, ARGV[4] request id,
+-- ARGV[5] how long to leave the lock to other processes, ms, or '' when it is not their turn
+-- returns 0 when released, 1 when released and left to other processes, -1 when the owner held
+-- nothing (lost)
 function ops.release()
-    local current, answer = begin_release()
-    if not current then
+    local current = redis.call('get', KEYS[1])
+    local mark = current and string.sub(current, 1, 1)
+    local yields = mark == 'W' and ARGV[5] ~= ''
+    local answer = begin_release(current, yields and 1 or 0)
+    if answer then
         return answer
     end
-    local mark = string.sub(current, 1, 1)
-    if mark == 'W' and ARGV[6] ~= '' then
-        redis.call('set', KEYS[1], 'y' .. manager_of(ARGV[2]), 'px', ARGV[6])
+    if yields then
+        redis.call('set', KEYS[1], 'y' .. manager_of(ARGV[1]), 'px', ARGV[5])
     else
         redis.call('del', KEYS[1])
     end
     if mark == 'w' or mark == 'W' then
-        wake(ARGV[4], KEYS[2], '*')
+        wake(ARGV[3], KEYS[2], '*')
     end
-    return 0
+    return yields and 1 or 0
 end
 
 -- hand-over: the last hold of an owner on the reentrant lock passes straight to an owner of the
@@ -249,44 +268,45 @@ end
 -- written last: a script that fails before it leaves the lock either still the owner's (a retry
 -- hands it over) or the taker's (a retry reports the hold gone, and the taker finds its grant).
 -- KEYS[1] lock, KEYS[2] fencing counter, KEYS[3] the owner's release latch
--- ARGV[2] owner, ARGV[3] the owner that takes over, ARGV[4] its lease ms, ARGV[5] since ms,
--- ARGV[6] its thread name, ARGV[7] counter lifetime ms, ARGV[8] latch lifetime ms, ARGV[9] request id
+-- ARGV[1] owner, ARGV[2] the owner that takes over, ARGV[3] its lease ms, ARGV[4] since ms,
+-- ARGV[5] its thread name, ARGV[6] counter lifetime ms, ARGV[7] latch lifetime ms, ARGV[8] request id
 -- returns the fencing token of the owner that took over, or -1 when the owner held nothing (lost)
 ops['hand-over'] = function()
     local current = redis.call('get', KEYS[1])
-    if not owned_by(current, ARGV[2]) then
+    if not owned_by(current, ARGV[1]) then
         -- A resent request (the reply to the first was lost) gets the first one's answer.
         local earlier = redis.call('get', KEYS[3])
-        if earlier and string.sub(earlier, 1, #ARGV[9] + 1) == ARGV[9] .. '|' then
-            return tonumber(string.sub(earlier, #ARGV[9] + 2))
+        if earlier and string.sub(earlier, 1, #ARGV[8] + 1) == ARGV[8] .. '|' then
+            return tonumber(string.sub(earlier, #ARGV[8] + 2))
         end
         return -1
     end
-    local token = next_token(KEYS[2], ARGV[7])
-    redis.call('set', KEYS[1], exclusive_value(string.sub(current, 1, 1), ARGV[3], token, ARGV[5], ARGV[6]),
-        'px', ARGV[4])
-    redis.call('set', KEYS[3], ARGV[9] .. '|' .. string.format('%d', token), 'px', ARGV[8])
+    local token = next_token(KEYS[2], ARGV[6])
+    redis.call('set', KEYS[1], exclusive_value(string.sub(current, 1, 1), ARGV[2], token, 1, ARGV[4], ARGV[5]),
+        'px', ARGV[3])
+    redis.call('set', KEYS[3], ARGV[8] .. '|' .. string.format('%d', token), 'px', ARGV[7])
     return token
 end
 
 -- fair-release: the last hold of an owner on the fair lock ends; the head of the queue is woken
 -- by name, so only it asks Redis again.
 -- KEYS[1] lock, KEYS[2] release channel, KEYS[3] the owner's release latch, KEYS[4] queue
--- ARGV[2] owner, ARGV[3] latch lifetime ms, ARGV[4] publish command, ARGV[5] request id
+-- ARGV[1] owner, ARGV[2] latch lifetime ms, ARGV[3] publish command, ARGV[4] request id
 -- returns 0 when released, -1 when the owner held nothing (lost)
 ops['fair-release'] = function()
-    local current, answer = begin_release()
-    if not current then
+    local current = redis.call('get', KEYS[1])
+    local answer = begin_release(current, 0)
+    if answer then
         return answer
     end
     redis.call('del', KEYS[1])
     local head = redis.call('lindex', KEYS[4], 0)
     if head then
-        wake(ARGV[4], KEYS[2], head)
+        wake(ARGV[3], KEYS[2], head)
     end
     local mark = string.sub(current, 1, 1)
     if mark == 'F' or mark == 'w' or mark == 'W' or (not head and mark ~= 'f') then
-        wake(ARGV[4], KEYS[2], '*')
+        wake(ARGV[3], KEYS[2], '*')
     end
     return 0
 end
@@ -295,17 +315,17 @@ end
 -- lock keeps the new count (for inspection), and its lease grows to at least the given one.
 -- Setting an absolute count makes a resent request harmless.
 -- KEYS[1] lock
--- ARGV[2] owner, ARGV[3] the owner's hold count now, ARGV[4] lease ms to keep at least, or ''
+-- ARGV[1] owner, ARGV[2] the owner's hold count now, ARGV[3] lease ms to keep at least, or ''
 -- returns 1 when the owner holds the lock, 0 when its hold is gone (lost)
 ops['hold-count'] = function()
     local current = redis.call('get', KEYS[1])
-    if not owned_by(current, ARGV[2]) then
+    if not owned_by(current, ARGV[1]) then
         return 0
     end
-    local head, rest = string.match(current, '^(.[^|]*|%d+|)%d+(|.*)$')
-    redis.call('set', KEYS[1], head .. ARGV[3] .. rest, 'xx', 'keepttl')
-    if ARGV[4] ~= '' and redis.call('pttl', KEYS[1]) < tonumber(ARGV[4]) then
-        redis.call('pexpire', KEYS[1], ARGV[4])
+    local mark, owner, token, _, since, thread = exclusive_fields(current)
+    redis.call('set', KEYS[1], exclusive_value(mark, owner, token, ARGV[2], since, thread), 'xx', 'keepttl')
+    if ARGV[3] ~= '' and redis.call('pttl', KEYS[1]) < tonumber(ARGV[3]) then
+        redis.call('pexpire', KEYS[1], ARGV[3])
     end
     return 1
 end
@@ -357,9 +377,9 @@ local function rw_state(hash, now)
 end
 
 local function rw_grant(hash, field, owner, lease, now, state, waited)
-    local token = next_token(KEYS[2], ARGV[4])
+    local token = next_token(KEYS[2], ARGV[3])
     local expiry = math.max(now + lease, state.expiry[owner] or 0)
-    redis.call('hset', hash, field, string.format('%d', token) .. '|' .. ARGV[5] .. '|' .. ARGV[6],
+    redis.call('hset', hash, field, string.format('%d', token) .. '|' .. ARGV[4] .. '|' .. ARGV[5],
         'e:' .. owner, string.format('%d', expiry))
     if waited then
         redis.call('hdel', hash, 'q:' .. owner)
@@ -371,10 +391,10 @@ end
 -- acquire-read / acquire-write: first hold of an owner on one side of the read/write lock.
 -- New readers yield to waiting writers, so a stream of readers cannot starve them.
 -- KEYS[1] read/write hash, KEYS[2] fencing counter
--- ARGV[2] owner, ARGV[3] lease ms, ARGV[4] counter lifetime ms, ARGV[5] since ms, ARGV[6] thread name
+-- ARGV[1] owner, ARGV[2] lease ms, ARGV[3] counter lifetime ms, ARGV[4] since ms, ARGV[5] thread name
 -- returns {1, fencing token} when acquired, {0, ms until something may change} otherwise
 local function rw_acquire(read)
-    local hash, owner, lease = KEYS[1], ARGV[2], tonumber(ARGV[3])
+    local hash, owner, lease = KEYS[1], ARGV[1], tonumber(ARGV[2])
     local field = (read and 'r:' or 'w:') .. owner
     local now = now_ms()
     local state = rw_state(hash, now)
@@ -407,14 +427,14 @@ ops['acquire-write'] = function() return rw_acquire(false) end
 
 -- release-read / release-write: the last hold of an owner on one side ends.
 -- KEYS[1] read/write hash, KEYS[2] release channel, KEYS[3] the owner's release latch
--- ARGV[2] owner, ARGV[3] latch lifetime ms, ARGV[4] publish command, ARGV[5] request id
+-- ARGV[1] owner, ARGV[2] latch lifetime ms, ARGV[3] publish command, ARGV[4] request id
 -- returns 0 when released, -1 when the owner held nothing (lost)
 local function rw_release(read)
-    local hash, owner = KEYS[1], ARGV[2]
+    local hash, owner = KEYS[1], ARGV[1]
     local field = (read and 'r:' or 'w:') .. owner
     local state = rw_state(hash, nil)
     local mine = state.fields[field] ~= nil
-    local earlier = answered_before(KEYS[3], ARGV[5], mine and 0 or -1, ARGV[3])
+    local earlier = answered_before(KEYS[3], ARGV[4], mine and 0 or -1, ARGV[2])
     if earlier then
         return earlier
     end
@@ -442,7 +462,7 @@ local function rw_release(read)
         redis.call('hdel', hash, unpack(gone))
     end
     if wakes then
-        wake(ARGV[4], KEYS[2], '*')
+        wake(ARGV[3], KEYS[2], '*')
     end
     return 0
 end
@@ -452,36 +472,36 @@ ops['release-write'] = function() return rw_release(false) end
 
 -- give-up-write: a writer stopped waiting (timed out, interrupted); readers held back for it may go.
 -- KEYS[1] read/write hash, KEYS[2] release channel
--- ARGV[2] owner, ARGV[3] publish command
+-- ARGV[1] owner, ARGV[2] publish command
 -- returns 1 when the writer was waiting, 0 when it was not
 ops['give-up-write'] = function()
-    if redis.call('hdel', KEYS[1], 'q:' .. ARGV[2]) == 0 then
+    if redis.call('hdel', KEYS[1], 'q:' .. ARGV[1]) == 0 then
         return 0
     end
     if redis.call('hlen', KEYS[1]) <= 1 and redis.call('hexists', KEYS[1], 'f') == 1 then
         redis.call('del', KEYS[1])
     end
-    wake(ARGV[3], KEYS[2], '*')
+    wake(ARGV[2], KEYS[2], '*')
     return 1
 end
 
 -- rw-hold: an owner entered one side of the read/write lock again; its lease grows to at least
 -- the given one.
 -- KEYS[1] read/write hash
--- ARGV[2] the owner's hold field (r:<owner> or w:<owner>), ARGV[3] the owner's expiry field,
--- ARGV[4] lease ms to keep at least
+-- ARGV[1] the owner's hold field (r:<owner> or w:<owner>), ARGV[2] the owner's expiry field,
+-- ARGV[3] lease ms to keep at least
 -- returns 1 when the owner holds that side, 0 when its hold is gone (lost)
 ops['rw-hold'] = function()
     local now = now_ms()
-    local expiry = tonumber(redis.call('hget', KEYS[1], ARGV[3]) or '0')
-    if expiry <= now or redis.call('hexists', KEYS[1], ARGV[2]) == 0 then
+    local expiry = tonumber(redis.call('hget', KEYS[1], ARGV[2]) or '0')
+    if expiry <= now or redis.call('hexists', KEYS[1], ARGV[1]) == 0 then
         return 0
     end
-    local wanted = now + tonumber(ARGV[4])
+    local wanted = now + tonumber(ARGV[3])
     if wanted > expiry then
-        redis.call('hset', KEYS[1], ARGV[3], string.format('%d', wanted))
-        if redis.call('pttl', KEYS[1]) < tonumber(ARGV[4]) then
-            redis.call('pexpire', KEYS[1], ARGV[4])
+        redis.call('hset', KEYS[1], ARGV[2], string.format('%d', wanted))
+        if redis.call('pttl', KEYS[1]) < tonumber(ARGV[3]) then
+            redis.call('pexpire', KEYS[1], ARGV[3])
         end
     end
     return 1
@@ -490,15 +510,15 @@ end
 -- renew: extends, in one call, the lease of many holds (any kind) the watchdog keeps, or that a
 -- transaction confirms before it commits.
 -- KEYS[1..n] lock keys
--- ARGV[2] lease ms; then for each KEYS[i]: ARGV[2i+1] the owner (an exclusive lock) or its hold
--- field (read/write), ARGV[2i+2] '' (an exclusive lock) or the owner's expiry field (read/write)
+-- ARGV[1] lease ms; then for each KEYS[i]: ARGV[2i] the owner (an exclusive lock) or its hold
+-- field (read/write), ARGV[2i+1] '' (an exclusive lock) or the owner's expiry field (read/write)
 -- returns a list of n numbers: 1 when the hold is still there and extended, 0 when it is gone
 function ops.renew()
-    local lease = tonumber(ARGV[2])
+    local lease = tonumber(ARGV[1])
     local now = nil
     local renewed = {}
     for i, key in ipairs(KEYS) do
-        local field, expiry_field = ARGV[2 * i + 1], ARGV[2 * i + 2]
+        local field, expiry_field = ARGV[2 * i], ARGV[2 * i + 1]
         if expiry_field == '' then
             if owned_by(redis.call('get', key), field) then
                 redis.call('pexpire', key, lease)
@@ -528,25 +548,25 @@ end
 
 -- release-all: drops every hold of one owner at once (shutdown, an uncertain acquisition), any kind.
 -- KEYS[1] lock, KEYS[2] release channel
--- ARGV[2] the owner (exclusive) or its hold field (read/write), ARGV[3] '' or the owner's expiry
--- field, ARGV[4] publish command
+-- ARGV[1] the owner (exclusive) or its hold field (read/write), ARGV[2] '' or the owner's expiry
+-- field, ARGV[3] publish command
 -- returns 1 when the owner held the lock and it is released, 0 when it held nothing
 ops['release-all'] = function()
-    if ARGV[3] == '' then
-        if not owned_by(redis.call('get', KEYS[1]), ARGV[2]) then
+    if ARGV[2] == '' then
+        if not owned_by(redis.call('get', KEYS[1]), ARGV[1]) then
             return 0
         end
         redis.call('del', KEYS[1])
-        wake(ARGV[4], KEYS[2], '*')
+        wake(ARGV[3], KEYS[2], '*')
         return 1
     end
-    if redis.call('hdel', KEYS[1], ARGV[2]) == 0 then
+    if redis.call('hdel', KEYS[1], ARGV[1]) == 0 then
         return 0
     end
-    local owner = string.sub(ARGV[3], 3)
+    local owner = string.sub(ARGV[2], 3)
     -- The owner's expiry also covers its other side's hold: keep it while that side is held.
     if redis.call('hexists', KEYS[1], 'r:' .. owner) == 0 and redis.call('hexists', KEYS[1], 'w:' .. owner) == 0 then
-        redis.call('hdel', KEYS[1], ARGV[3])
+        redis.call('hdel', KEYS[1], ARGV[2])
     end
     local holders = 0
     for _, field in ipairs(redis.call('hkeys', KEYS[1])) do
@@ -558,19 +578,19 @@ ops['release-all'] = function()
     if holders == 0 then
         redis.call('del', KEYS[1])
     end
-    wake(ARGV[4], KEYS[2], '*')
+    wake(ARGV[3], KEYS[2], '*')
     return 1
 end
 
 -- force-release: removes a lock whoever holds it (any kind) and wakes every waiter.
 -- KEYS[1] lock, KEYS[2] release channel
--- ARGV[2] publish command
+-- ARGV[1] publish command
 -- returns 1 when a lock was removed, 0 when there was none
 ops['force-release'] = function()
     -- A read/write lock is a hash, which GET refuses: then it is no lock left to other processes.
     local current = redis.pcall('get', KEYS[1])
     if redis.call('del', KEYS[1]) == 1 then
-        wake(ARGV[2], KEYS[2], '*')
+        wake(ARGV[1], KEYS[2], '*')
         -- A lock left to other processes (see release) has no holder to remove.
         local yielded = type(current) == 'string' and string.sub(current, 1, 1) == 'y'
         return yielded and 0 or 1
@@ -581,13 +601,13 @@ end
 -- raise-fence: raises a fencing counter to at least a token handed out elsewhere (RedLock: every
 -- master learns the largest token, so any later majority includes a master that knows it).
 -- KEYS[1] fencing counter
--- ARGV[2] token, ARGV[3] counter lifetime ms
+-- ARGV[1] token, ARGV[2] counter lifetime ms
 -- returns the counter's value afterwards
 ops['raise-fence'] = function()
     local current = tonumber(redis.call('get', KEYS[1]) or '0')
-    local token = tonumber(ARGV[2])
+    local token = tonumber(ARGV[1])
     if current < token then
-        redis.call('set', KEYS[1], ARGV[2], 'px', ARGV[3])
+        redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[2])
         return token
     end
     return current
@@ -597,7 +617,7 @@ end
 -- on Locksmith's keys and channels; nothing is written.
 -- KEYS[1] a lock, KEYS[2] its fencing counter, KEYS[3] its read/write hash, KEYS[4] its fair
 -- queue, KEYS[5] a fair waiter's place, KEYS[6] a release latch
--- ARGV[2] its release channel, ARGV[3] 'sharded' in a cluster, else '', ARGV[4] '1' when
+-- ARGV[1] its release channel, ARGV[2] 'sharded' in a cluster, else '', ARGV[3] '1' when
 -- acquisitions wait for replicas, else ''
 -- returns the refused commands, each as 'command key-or-channel'
 ops.access = function()
@@ -605,10 +625,10 @@ ops.access = function()
         return {'Redis 7.0 or newer (this server has no ACL checks for scripts)'}
     end
     local lock, fence, rw, queue, place, latch = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
-    local channel = ARGV[2]
-    local publish = ARGV[3] == 'sharded' and 'spublish' or 'publish'
-    local subscribe = ARGV[3] == 'sharded' and 'ssubscribe' or 'subscribe'
-    local unsubscribe = ARGV[3] == 'sharded' and 'sunsubscribe' or 'unsubscribe'
+    local channel = ARGV[1]
+    local publish = ARGV[2] == 'sharded' and 'spublish' or 'publish'
+    local subscribe = ARGV[2] == 'sharded' and 'ssubscribe' or 'subscribe'
+    local unsubscribe = ARGV[2] == 'sharded' and 'sunsubscribe' or 'unsubscribe'
     local needed = {
         {'evalsha', '0000000000000000000000000000000000000000', '1', lock}, {'eval', 'return 1', '1', lock},
         {'time'}, {'ping'},
@@ -618,13 +638,13 @@ ops.access = function()
         {'hgetall', rw}, {'hset', rw, 'f', '1'}, {'hdel', rw, 'f'}, {'hexists', rw, 'f'}, {'hget', rw, 'f'},
         {'hlen', rw}, {'hkeys', rw}, {'pexpire', rw, '1'}, {'pttl', rw}, {'del', rw},
         {'lindex', queue, '0'}, {'lpop', queue}, {'rpush', queue, 'o'}, {'lrem', queue, '0', 'o'}, {'llen', queue},
-        {'pubsub', ARGV[3] == 'sharded' and 'shardnumsub' or 'numsub', channel},
+        {'pubsub', ARGV[2] == 'sharded' and 'shardnumsub' or 'numsub', channel},
         {'pexpire', queue, '1'},
         {'set', place, '1'}, {'del', place}, {'exists', place}, {'pttl', place},
         {'set', latch, '0'}, {'get', latch},
         {publish, channel, '*'}, {subscribe, channel}, {unsubscribe, channel},
     }
-    if ARGV[4] == '1' then
+    if ARGV[3] == '1' then
         table.insert(needed, {'wait', '1', '0'})
     end
     local refused = {}
@@ -639,13 +659,13 @@ end
 -- manager: publishes (or, with an empty description, withdraws) how a manager describes itself to
 -- other processes: host, process id, application; LockManager.describe shows it for each holder.
 -- KEYS[1] the manager's key
--- ARGV[2] the description or '', ARGV[3] its lifetime ms
+-- ARGV[1] the description or '', ARGV[2] its lifetime ms
 -- returns 1
 ops.manager = function()
-    if ARGV[2] == '' then
+    if ARGV[1] == '' then
         redis.call('del', KEYS[1])
     else
-        redis.call('set', KEYS[1], ARGV[2], 'px', ARGV[3])
+        redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[2])
     end
     return 1
 end
@@ -653,7 +673,7 @@ end
 -- inspect: who holds a lock of any kind and how many wait, for LockManager.describe; nothing is
 -- written.
 -- KEYS[1] the exclusive lock, KEYS[2] its read/write hash, KEYS[3] its fair queue
--- ARGV[2] its release channel, ARGV[3] 'sharded' in a cluster, else '', ARGV[4] its read/write
+-- ARGV[1] its release channel, ARGV[2] 'sharded' in a cluster, else '', ARGV[3] its read/write
 -- lock's release channel
 -- returns lines 'holder|<mode>|<owner>|<fencing token>|<hold count>|<since ms>|<lease left ms>|<thread>'
 -- (mode exclusive, fair, read or write; hold count 0 when Redis does not keep it) and
@@ -662,9 +682,11 @@ ops.inspect = function()
     local now = now_ms()
     local lines = {}
     local value = redis.call('get', KEYS[1])
-    if value and string.sub(value, 1, 1) ~= 'y' then
-        local mark = string.sub(value, 1, 1)
-        local owner, token, count, since, thread = string.match(value, '^.([^|]*)|(%d+)|(%d+)|(%d+)|(.*)$')
+    local mark, owner, token, count, since, thread
+    if value then
+        mark, owner, token, count, since, thread = exclusive_fields(value)
+    end
+    if mark then
         local mode = (mark == 'f' or mark == 'F') and 'fair' or 'exclusive'
         table.insert(lines, table.concat({'holder', mode, owner, token, count, since, redis.call('pttl', KEYS[1]),
             thread}, '|'))
@@ -686,7 +708,7 @@ ops.inspect = function()
             queued = queued + 1
         end
     end
-    local subscribed = redis.call('pubsub', ARGV[3] == 'sharded' and 'shardnumsub' or 'numsub', ARGV[2], ARGV[4])
+    local subscribed = redis.call('pubsub', ARGV[2] == 'sharded' and 'shardnumsub' or 'numsub', ARGV[1], ARGV[3])
     table.insert(lines, 'waiting|' .. queued .. '|' .. (subscribed[2] + subscribed[4]))
     return lines
 end

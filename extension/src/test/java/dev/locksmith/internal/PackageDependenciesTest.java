@@ -15,11 +15,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The internal packages depend one way, read off the import lines of the library's sources:
- * {@code cdi -> jta -> lock -> otel -> jfr -> lease -> store -> redis -> observe -> classpath}. A package may use those to its right,
+ * {@code cdi -> jta -> manager -> lock -> config -> otel -> jfr -> lease -> store -> redis -> observe -> classpath}. A package may use those to its right,
  * never one to its left; only the builder of the public API reaches into the internals.
  */
 class PackageDependenciesTest {
-    private static final List<String> ORDER = List.of("cdi", "jta", "lock", "otel", "jfr", "lease", "store", "redis", "observe", "classpath");
+    private static final List<String> ORDER = List.of("cdi", "jta", "manager", "lock", "config", "otel", "jfr", "lease", "store", "redis", "observe", "classpath");
     private static final Path SOURCES = Path.of("src/main/java/dev/locksmith");
     private static final Pattern INTERNAL_IMPORT = Pattern.compile("^import dev\\.locksmith\\.internal\\.(\\w+)\\.",
             Pattern.MULTILINE);

@@ -10,7 +10,7 @@ import dev.locksmith.LockLostException;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locked;
 import dev.locksmith.Locksmith;
-import dev.locksmith.internal.lock.DefaultLockManager;
+import dev.locksmith.internal.manager.DefaultLockManager;
 import dev.locksmith.testing.InMemoryNaming;
 import dev.locksmith.testing.JavaProcess;
 import dev.locksmith.testing.LogCapture;

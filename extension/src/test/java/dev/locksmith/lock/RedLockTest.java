@@ -10,7 +10,7 @@ import dev.locksmith.LockLostException;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
 import dev.locksmith.RedisMode;
-import dev.locksmith.internal.lock.DefaultLockManager;
+import dev.locksmith.internal.manager.DefaultLockManager;
 import dev.locksmith.testing.Await;
 import dev.locksmith.testing.IndependentMasters;
 import dev.locksmith.testing.LogCapture;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.locksmith.DistributedLock;
 import dev.locksmith.LockException;
 import dev.locksmith.Locksmith;
-import dev.locksmith.internal.lock.DefaultLockManager;
+import dev.locksmith.internal.manager.DefaultLockManager;
 import dev.locksmith.testing.FreePorts;
 import dev.locksmith.testing.LocalRedisServer;
 import java.time.Duration;

@@ -8,8 +8,8 @@ import dev.locksmith.DistributedReadWriteLock;
 import dev.locksmith.LockException;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
-import dev.locksmith.internal.lock.DefaultLockManager;
 import dev.locksmith.internal.store.LockScript;
+import dev.locksmith.testing.CountedMetrics;
 import dev.locksmith.testing.LocalRedisServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -74,7 +74,9 @@ class RedisPermissionsTest {
     void theDocumentedRulesAreEnoughForEveryKindOfLock() throws Exception {
         String uri = userWith("locksmith", documentedRules());
         ExecutorService threads = Executors.newCachedThreadPool();
-        try (LockManager locks = Locksmith.builder().redisUri(uri).leaseTime(Duration.ofMillis(300)).build();
+        try (CountedMetrics metrics = new CountedMetrics();
+             LockManager locks = Locksmith.builder().redisUri(uri).leaseTime(Duration.ofMillis(300))
+                     .openTelemetry(metrics.openTelemetry()).build();
              LockManager others = Locksmith.builder().redisUri(uri).build()) {
             DistributedLock reentrant = locks.getLock("documented");
             reentrant.lock();
@@ -137,7 +139,7 @@ class RedisPermissionsTest {
             for (Future<?> done : busy) {
                 done.get(30, TimeUnit.SECONDS);
             }
-            assertThat(((DefaultLockManager) locks).statistics().handOvers()).isPositive();
+            assertThat(metrics.total("locksmith.lock.handovers")).as("hand-overs under the documented user").isPositive();
         } finally {
             threads.shutdownNow();
         }

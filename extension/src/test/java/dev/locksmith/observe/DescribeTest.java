@@ -52,6 +52,24 @@ class DescribeTest {
     }
 
     @Test
+    void aLiveHolderIsNamedAgainWithinOneWatchdogTickAfterRedisLostItsData() {
+        Duration lease = Duration.ofMillis(1_500);
+        try (LockManager holderSide = Locksmith.builder().redisUri(redis.uri()).leaseTime(lease).build();
+             LockManager observer = Locksmith.builder().redisUri(redis.uri()).build()) {
+            redis.node().command("FLUSHALL"); // as a restart without persistence does: every key is gone
+            DistributedLock lock = holderSide.getLock("after-data-loss");
+            lock.lock();
+
+            Duration named = Await.until("the holder's process is named", lease,
+                    () -> observer.describe("after-data-loss").holders().get(0).process() != null);
+
+            assertThat(named).as("within one watchdog tick, a third of the lease")
+                    .isLessThanOrEqualTo(lease.dividedBy(3).plusMillis(250));
+            lock.unlock();
+        }
+    }
+
+    @Test
     void readersWaitersAndTheApplicationNameAreShown() throws Exception {
         try (LockManager locks = Locksmith.builder().redisUri(redis.uri()).applicationName("shop").build()) {
             DistributedReadWriteLock shelf = locks.getReadWriteLock("shelf");

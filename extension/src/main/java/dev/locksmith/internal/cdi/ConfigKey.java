@@ -1,7 +1,7 @@
 package dev.locksmith.internal.cdi;
 
-import dev.locksmith.internal.lock.Durations;
-import dev.locksmith.internal.lock.SettingRules;
+import dev.locksmith.internal.config.Durations;
+import dev.locksmith.internal.config.SettingRules;
 
 /**
  * Every MicroProfile Config key Locksmith reads, with its default. This is the one place the

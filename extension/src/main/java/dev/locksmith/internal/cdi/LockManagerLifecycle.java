@@ -3,7 +3,7 @@ package dev.locksmith.internal.cdi;
 import dev.locksmith.LockManager;
 import dev.locksmith.internal.classpath.OptionalApi;
 import dev.locksmith.internal.jta.ReleaseAfterCompletion;
-import dev.locksmith.internal.lock.DefaultLockManager;
+import dev.locksmith.internal.manager.DefaultLockManager;
 import dev.locksmith.internal.lock.UnlockDeferral;
 import jakarta.enterprise.inject.spi.BeanManager;
 import java.lang.System.Logger;

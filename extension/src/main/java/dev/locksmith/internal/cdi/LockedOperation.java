@@ -1,6 +1,6 @@
 package dev.locksmith.internal.cdi;
 
-import dev.locksmith.internal.lock.Durations;
+import dev.locksmith.internal.config.Durations;
 import dev.locksmith.LockType;
 import dev.locksmith.Locked;
 import java.lang.reflect.Method;

@@ -1,7 +1,7 @@
 package dev.locksmith.internal.cdi;
 
 import dev.locksmith.internal.classpath.OptionalApi;
-import dev.locksmith.internal.lock.Durations;
+import dev.locksmith.internal.config.Durations;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locked;
 import jakarta.annotation.PostConstruct;

@@ -1,7 +1,7 @@
 package dev.locksmith.internal.cdi;
 
-import dev.locksmith.internal.lock.Durations;
-import dev.locksmith.internal.lock.SettingRules;
+import dev.locksmith.internal.config.Durations;
+import dev.locksmith.internal.config.SettingRules;
 import dev.locksmith.Locksmith;
 import dev.locksmith.RedisMode;
 import dev.locksmith.internal.redis.RedisUris;

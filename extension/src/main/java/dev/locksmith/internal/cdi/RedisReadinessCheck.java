@@ -1,8 +1,8 @@
 package dev.locksmith.internal.cdi;
 
 import dev.locksmith.LockManager;
-import dev.locksmith.internal.lock.DefaultLockManager;
-import dev.locksmith.internal.lock.LockStatistics;
+import dev.locksmith.internal.manager.DefaultLockManager;
+import dev.locksmith.internal.manager.LockStatistics;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -44,7 +44,9 @@ final class RedisReadinessCheck implements HealthCheck {
             String redis = manager.checkReachable(PATIENCE);
             LockStatistics statistics = manager.statistics();
             return new HealthCheckResponse(NAME, Status.UP, Optional.of(Map.of("redis", redis,
-                    "locksHeld", (long) statistics.holds(), "leasesLostSinceStart", statistics.leasesLost())));
+                    "locksHeld", (long) statistics.holds(), "leasesRenewedByWatchdog", (long) statistics.renewed(),
+                    "leasesLostSinceStart", statistics.leasesLost(), "locksAwaited", (long) statistics.contendedNames(),
+                    "releaseChannels", (long) statistics.subscribedChannels())));
         } catch (RuntimeException e) {
             // The constructor, not HealthCheckResponse.named(): it needs no implementation's provider.
             return new HealthCheckResponse(NAME, Status.DOWN, Optional.of(Map.of("error", String.valueOf(e.getMessage()))));

@@ -1,4 +1,4 @@
-package dev.locksmith.internal.lock;
+package dev.locksmith.internal.config;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;

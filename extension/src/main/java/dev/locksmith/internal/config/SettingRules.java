@@ -1,4 +1,4 @@
-package dev.locksmith.internal.lock;
+package dev.locksmith.internal.config;
 
 import dev.locksmith.RedisMode;
 import java.time.Duration;

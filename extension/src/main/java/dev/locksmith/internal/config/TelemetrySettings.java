@@ -1,8 +1,9 @@
-package dev.locksmith.internal.lock;
+package dev.locksmith.internal.config;
 
 import dev.locksmith.internal.classpath.OptionalApi;
 import dev.locksmith.internal.jfr.FlightRecorderObserver;
 import dev.locksmith.internal.observe.LockLabels;
+import dev.locksmith.internal.observe.GuardedObserver;
 import dev.locksmith.internal.observe.LockObserver;
 import dev.locksmith.internal.observe.Observers;
 import dev.locksmith.internal.otel.OpenTelemetryObserver;
@@ -44,13 +45,14 @@ public record TelemetrySettings(boolean enabled, Object openTelemetry, List<Stri
     /**
      * @return the observer of every lock of the manager: Flight Recorder, and OpenTelemetry when given and enabled
      */
-    LockObserver observer() {
+    public LockObserver observer() {
         List<LockObserver> observers = new ArrayList<>();
+        // Each guarded on its own: one that throws must not keep the next from being told.
         if (OptionalApi.FLIGHT_RECORDER.isPresent()) {
-            observers.add(new FlightRecorderObserver());
+            observers.add(GuardedObserver.guard(new FlightRecorderObserver()));
         }
         if (enabled && openTelemetry != null) {
-            observers.add(OpenTelemetryObserver.of(openTelemetry));
+            observers.add(GuardedObserver.guard(OpenTelemetryObserver.of(openTelemetry)));
         }
         return observers.isEmpty() ? LockObserver.NONE : Observers.of(observers);
     }
@@ -58,7 +60,7 @@ public record TelemetrySettings(boolean enabled, Object openTelemetry, List<Stri
     /**
      * @return how locks are named in metrics and spans
      */
-    LockLabels labels() {
+    public LockLabels labels() {
         return new LockLabels(namePatterns, resolvedNames);
     }
 

@@ -74,7 +74,7 @@ public final class Hold {
     /**
      * Tells the observation the hold ended, once whatever calls it.
      */
-    void observeEnd() {
+    public void observeEnd() {
         if (observationEnded.compareAndSet(false, true)) {
             observation.ended();
         }
@@ -160,15 +160,15 @@ public final class Hold {
     }
 
     /**
-     * @return true while its final release is on its way to Redis: a renewal that finds it gone
-     *         then saw the release, not a loss
+     * @return true once its final release was sent: a renewal that finds it gone then saw the
+     *         release, not a loss, whatever the release's answer
      */
     boolean isReleasing() {
         return releasing;
     }
 
-    void releasing(boolean underway) {
-        releasing = underway;
+    void releasing() {
+        releasing = true;
     }
 
     /**

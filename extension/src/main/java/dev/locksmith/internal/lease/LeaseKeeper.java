@@ -45,6 +45,7 @@ public final class LeaseKeeper implements AutoCloseable {
     private final long watchdogLeaseMillis;
     private final ScheduledFuture<?> ticks;
     private final AtomicLong lostCount = new AtomicLong();
+    private volatile boolean closed;
 
     /**
      * Starts ticking at once.
@@ -85,12 +86,19 @@ public final class LeaseKeeper implements AutoCloseable {
      * Records a hold Redis granted; from now on its watchdog lease, if it has one, is renewed.
      *
      * @param hold the new hold
+     * @return false when the keeper is closed: the caller must give the hold back itself
      */
-    public void granted(Hold hold) {
+    public boolean granted(Hold hold) {
         holds.put(hold);
+        if (closed) {
+            // close() may or may not have seen it; the caller's own release makes sure.
+            holds.remove(hold);
+            return false;
+        }
         if (hold.watchdog()) {
             renewed.add(hold);
         }
+        return true;
     }
 
     /**
@@ -109,18 +117,14 @@ public final class LeaseKeeper implements AutoCloseable {
     }
 
     /**
-     * Says that the final release of {@code hold} is about to be sent: a renewal answered after
-     * it must not take the release for a loss.
+     * Says that the final release of {@code hold} is about to be sent. From now on the watchdog no
+     * longer renews it, whatever the answer: a release that fails or gets no answer leaves the
+     * lock to its lease, which then runs out. A renewal answered later does not take the release
+     * for a loss.
      */
     public void releasing(Hold hold) {
-        hold.releasing(true);
-    }
-
-    /**
-     * Says that a release sent with {@link #releasing} did not take effect as far as anyone knows.
-     */
-    public void releaseFailed(Hold hold) {
-        hold.releasing(false);
+        hold.releasing();
+        renewed.remove(hold);
     }
 
     /**
@@ -271,8 +275,9 @@ public final class LeaseKeeper implements AutoCloseable {
     @Override
     public void close() {
         ticks.cancel(false);
-        renewed.clear();
+        closed = true;
         List<Hold> left = holds.all();
+        renewed.clear();
         Map<Hold, CompletionStage<Long>> releases = new LinkedHashMap<>();
         for (Hold hold : left) {
             ScriptCall release = HoldCalls.releaseAll(hold.keys(), hold.field(), hold.expiryField());
@@ -290,6 +295,7 @@ public final class LeaseKeeper implements AutoCloseable {
                         + " lease", e);
             }
             holds.remove(release.getKey());
+            release.getKey().observeEnd();
         }
     }
 }

@@ -2,7 +2,7 @@ package dev.locksmith.internal.lock;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 
 /**
  * The {@link LocalContention} of every lock some thread here is acquiring now, by release
@@ -11,11 +11,26 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class ContentionRegistry {
     private final Map<String, LocalContention> byChannel = new ConcurrentHashMap<>();
-    private final LongAdder handOvers = new LongAdder();
+    private final ManagerState state;
+    private final long claimPatienceNanos;
+    private final LongSupplier clock;
+
+    /**
+     * @param state              whether the manager is open: waits end when it closes
+     * @param claimPatienceNanos the longest a round trip can last: how long a waiter a release
+     *                           claimed waits for that release's answer
+     * @param clock              the lease keeper's clock, in nanoseconds
+     */
+    ContentionRegistry(ManagerState state, long claimPatienceNanos, LongSupplier clock) {
+        this.state = state;
+        this.claimPatienceNanos = claimPatienceNanos;
+        this.clock = clock;
+    }
 
     LocalContention enter(String channel) {
         return byChannel.compute(channel, (key, existing) -> {
-            LocalContention contention = existing == null ? new LocalContention(key) : existing;
+            LocalContention contention = existing == null
+                    ? new LocalContention(key, state, claimPatienceNanos, clock) : existing;
             contention.users++;
             return contention;
         });
@@ -39,34 +54,26 @@ final class ContentionRegistry {
     }
 
     /**
-     * Counts a lock passed straight from one thread of this process to another.
+     * Wakes the local waiters of a lock released here (of any kind): they need not wait for a
+     * release message from Redis, which a release publishes only to waiters that asked for one.
      */
-    void handedOver() {
-        handOvers.increment();
-    }
-
-    /**
-     * @return how many times a lock passed straight between threads of this process
-     */
-    long handOvers() {
-        return handOvers.sum();
-    }
-
-    /**
-     * Wakes the local waiters of a lock released here: they need not wait for the release
-     * message to come back from Redis.
-     */
-    void wake(String channel) {
+    void wakeLine(String channel) {
         LocalContention contention = byChannel.get(channel);
         if (contention != null) {
-            contention.wake("*");
+            contention.wakeLine();
         }
     }
 
+    /**
+     * Wakes every waiter of every lock; each then sees that the manager closed.
+     */
     void wakeAll() {
-        byChannel.values().forEach(contention -> contention.wake("*"));
+        byChannel.values().forEach(LocalContention::wakeAll);
     }
 
+    /**
+     * @return how many lock names some thread of this manager is acquiring now
+     */
     int size() {
         return byChannel.size();
     }

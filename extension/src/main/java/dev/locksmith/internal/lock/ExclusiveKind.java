@@ -49,6 +49,11 @@ class ExclusiveKind extends LockKind {
     }
 
     @Override
+    WaitStrategy waiting() {
+        return LineWaiting.INSTANCE;
+    }
+
+    @Override
     ScriptCall handOver(LockKeys keys, String owner, AcquireRequest taker, String requestId, long latchMillis) {
         return LockScript.integer("hand-over", new String[] {keys.lock(), keys.fence(), keys.latch(owner)}, owner,
                 taker.owner(), Long.toString(taker.leaseMillis()), Long.toString(taker.sinceMillis()),

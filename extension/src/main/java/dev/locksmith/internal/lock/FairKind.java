@@ -48,12 +48,7 @@ final class FairKind extends ExclusiveKind {
     }
 
     @Override
-    boolean queuesInRedis() {
-        return true;
-    }
-
-    @Override
-    boolean leavesTracesWhileWaiting() {
-        return true;
+    WaitStrategy waiting() {
+        return QueueWaiting.INSTANCE;
     }
 }

@@ -1,5 +1,7 @@
 package dev.locksmith.internal.lock;
 
+import dev.locksmith.internal.config.Durations;
+import dev.locksmith.internal.config.TimeLimits;
 import dev.locksmith.internal.observe.CallContext;
 import dev.locksmith.DistributedLock;
 import dev.locksmith.LockException;

@@ -9,39 +9,67 @@ import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 /**
- * The threads of this process that want one lock (one release channel). For most kinds they
- * wait in a line in arrival order and only the first asks Redis; fair-lock waiters each queue
- * in Redis instead, and readers each ask on their own. Release messages wake waiters: a message
- * {@code *} wakes everyone, a message naming an owner wakes that owner only.
+ * The threads of this process that want one lock (one release channel), and what wakes them.
+ * Each {@link WaitStrategy} uses its part: the line ({@link LineWaiting}), where threads wait in
+ * arrival order and only the first asks Redis; the plain wake-up count that readers wait on
+ * ({@link SoloWaiting}); and the fair queue's addressed wake-ups ({@link QueueWaiting}).
  *
  * <p>A last release in this process may hand the lock straight to a sleeping waiter of the line
- * ({@link #claimNext()}), one round trip instead of a release, a wake-up and an acquisition. At
- * most {@link #HAND_OVERS_IN_A_ROW} hand-overs follow each other; then a release goes through
- * Redis, which leaves the lock to a waiter of another process first if one asked
- * ({@link #othersGoFirst()}).
+ * ({@link #claimNext()}, then {@link #handed} or {@link #fellThrough}): the protocol is
+ * {@link HandOver}'s, and every transition of it happens here, under one mutex. At most
+ * {@link #HAND_OVERS_IN_A_ROW} hand-overs follow each other; then a release goes through Redis,
+ * which leaves the lock to a waiter of another process first if one asked ({@link #othersGoFirst()}).
+ *
+ * <p>Threads: waiting threads join, park and leave; a releasing thread of this process claims
+ * and settles; the Redis pub/sub thread calls {@link #wake(String)}; the closing thread calls
+ * {@link #wakeAll()}. Every wait here ends by its deadline, an interrupt (where the caller's
+ * {@link Waiting} allows), or {@code close()}.
  */
 final class LocalContention {
     /** How many times in a row a lock passes between threads of this process without Redis releasing it. */
     static final int HAND_OVERS_IN_A_ROW = 8;
     private static final String EVERYONE = "*";
 
+    /** What a waiter of the line is to do next. */
+    enum Turn {
+        /** Ask Redis: it is first in line, or was woken, or its hand-over fell through. */
+        ASK,
+        /** It holds the lock: a release here handed it over ({@link HandOver#token()}). */
+        HANDED,
+        /** The deadline passed; it has left the line. */
+        TIMED_OUT
+    }
+
     private final String channel;
+    private final ManagerState state;
+    private final long claimPatienceNanos;
+    private final LongSupplier clock;
     private final ReentrantLock mutex = new ReentrantLock();
     private final Condition released = mutex.newCondition(); // waiters outside the line: readers, fair waiters
-    private final Deque<LocalWaiter> line = new ArrayDeque<>();
+    private final Deque<HandOver> line = new ArrayDeque<>();
     private final Set<String> queuedOwners = new HashSet<>();
     private final Set<String> addressed = new HashSet<>();
     private long wakeUps;
     private long generalWakeUps;
     private int handedInARow;
+    private int handOversUnderWay; // claimed, or settled but not yet collected by their waiter
     private boolean othersFirst;
     private Subscription subscription;
     int users; // guarded by the ContentionRegistry's map
 
-    LocalContention(String channel) {
+    /**
+     * @param claimPatienceNanos the longest a releasing thread may take to settle a claimed
+     *                           waiter: the longest a round trip can last
+     * @param clock              the lease keeper's clock, in nanoseconds
+     */
+    LocalContention(String channel, ManagerState state, long claimPatienceNanos, LongSupplier clock) {
         this.channel = channel;
+        this.state = state;
+        this.claimPatienceNanos = claimPatienceNanos;
+        this.clock = clock;
     }
 
     String channel() {
@@ -49,51 +77,190 @@ final class LocalContention {
     }
 
     /**
-     * @return a waiter that may take a place in this line
+     * @return a new waiter at the end of the line
      */
-    LocalWaiter newWaiter(String owner, long leaseMillis, String threadName) {
-        return new LocalWaiter(owner, leaseMillis, threadName, mutex.newCondition());
-    }
-
-    /**
-     * Joins the end of the line and waits until this waiter is first (then it asks Redis), a
-     * release here is handing it the lock, or the deadline passes.
-     *
-     * @return true when first or being handed the lock; false when the deadline passed first, and
-     *         the waiter has left the line
-     * @throws InterruptedException if {@code waiting} is interruptible and the thread was
-     *                              interrupted before being handed the lock; it has left the line
-     */
-    boolean takePlace(LocalWaiter me, Deadline deadline, Waiting waiting) throws InterruptedException {
+    HandOver join(String owner, long leaseMillis, String threadName) {
         mutex.lock();
         try {
-            line.addLast(me);
-            while (line.peekFirst() != me && !me.isClaimed()) {
-                long left = deadline.remainingNanos();
-                if (left <= 0) {
-                    leave(me);
-                    return false;
-                }
-                try {
-                    park(me, left, waiting);
-                } catch (InterruptedException e) {
-                    leave(me);
-                    throw e;
-                }
-            }
-            return true;
+            HandOver waiter = new HandOver(owner, leaseMillis, threadName, mutex.newCondition());
+            line.addLast(waiter);
+            return waiter;
         } finally {
             mutex.unlock();
         }
     }
 
     /**
-     * Leaves the line, if still in it; the next waiter becomes first.
+     * Waits until {@code me} is first in line with no hand-over to another waiter under way, or a
+     * release here handed it the lock, or the deadline.
+     *
+     * @throws InterruptedException  if {@code waiting} is interruptible and the thread was
+     *                               interrupted before a release here claimed it
+     * @throws IllegalStateException if the manager closed
      */
-    void leaveLine(LocalWaiter me) {
+    Turn awaitTurn(HandOver me, Deadline deadline, Waiting waiting) throws InterruptedException {
         mutex.lock();
         try {
-            leave(me);
+            while (true) {
+                Turn settled = collect(me);
+                if (settled != null) {
+                    return settled;
+                }
+                state.checkOpen();
+                if (line.peekFirst() == me && handOversUnderWay == 0) {
+                    return Turn.ASK;
+                }
+                long left = deadline.remainingNanos();
+                if (left <= 0) {
+                    return Turn.TIMED_OUT;
+                }
+                park(me, left, waiting);
+            }
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * The first waiter of the line sleeps until any wake-up came since {@code seen} was read, the
+     * timeout, or a release here claims it.
+     *
+     * @throws IllegalStateException if the manager closed
+     */
+    Turn awaitWakeUp(HandOver me, long seen, long timeoutNanos, Waiting waiting) throws InterruptedException {
+        mutex.lock();
+        try {
+            long deadline = System.nanoTime() + timeoutNanos;
+            while (true) {
+                Turn settled = collect(me);
+                if (settled != null) {
+                    return settled;
+                }
+                state.checkOpen();
+                long left = deadline - System.nanoTime();
+                if (wakeUps != seen || left <= 0) {
+                    return Turn.ASK;
+                }
+                park(me, left, waiting);
+            }
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * Leaves the line for good; the next waiter becomes first.
+     *
+     * @return true when a release here handed {@code me} the lock that it did not collect: the
+     *         caller must give that hold back
+     */
+    boolean leave(HandOver me) {
+        mutex.lock();
+        try {
+            if (me.state() == HandOver.State.CLAIMED) {
+                awaitSettle(me);
+            }
+            boolean uncollected = me.state() == HandOver.State.HANDED;
+            if (uncollected || me.state() == HandOver.State.FELL_THROUGH) {
+                handOversUnderWay--;
+                me.moveTo(HandOver.State.WAITING);
+            }
+            boolean wasFirst = line.peekFirst() == me;
+            line.remove(me);
+            if (wasFirst || uncollected) {
+                signalFirst();
+            }
+            return uncollected;
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * Claims a sleeping waiter of the line for a hand-over; the caller must settle it with
+     * {@link #handed} or {@link #fellThrough}, whatever happens. Called by the thread that
+     * releases the lock's last hold here.
+     *
+     * @return the claimed waiter, or null when none sleeps in the line, the manager is closing,
+     *         or the lock was handed over {@link #HAND_OVERS_IN_A_ROW} times in a row (the
+     *         release then goes through Redis)
+     */
+    HandOver claimNext() {
+        mutex.lock();
+        try {
+            if (!state.isOpen()) {
+                return null;
+            }
+            HandOver taker = null;
+            for (HandOver waiter : line) {
+                if (waiter.state() == HandOver.State.PARKED) {
+                    taker = waiter;
+                    break;
+                }
+            }
+            if (taker == null || handedInARow >= HAND_OVERS_IN_A_ROW) {
+                othersFirst = taker != null;
+                handedInARow = 0;
+                return null;
+            }
+            handedInARow++;
+            line.remove(taker);
+            taker.claimed(clock.getAsLong());
+            handOversUnderWay++;
+            return taker;
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * @return true, once, after {@link #claimNext()} found no waiter because the lock was handed
+     *         over {@link #HAND_OVERS_IN_A_ROW} times in a row: the release should leave the lock to
+     *         waiters of other processes first
+     */
+    boolean othersGoFirst() {
+        mutex.lock();
+        try {
+            boolean due = othersFirst;
+            othersFirst = false;
+            return due;
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * Settles a claimed waiter: it holds the lock now.
+     *
+     * @param token  its fencing token
+     * @param sentAt when the hand-over was sent, on the lease keeper's clock
+     */
+    void handed(HandOver taker, long token, long sentAt) {
+        mutex.lock();
+        try {
+            if (taker.state() == HandOver.State.CLAIMED) {
+                taker.handed(token, sentAt);
+                taker.signal().signal();
+            }
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * Settles a claimed waiter whose hand-over did not happen, or whose answer never came: it goes
+     * back to the front of the line and asks Redis itself.
+     *
+     * @param uncertain whether Redis may have passed it the lock all the same
+     */
+    void fellThrough(HandOver taker, long sentAt, boolean uncertain) {
+        mutex.lock();
+        try {
+            if (taker.state() == HandOver.State.CLAIMED) {
+                taker.fellThrough(sentAt, uncertain);
+                line.addFirst(taker);
+                taker.signal().signal();
+            }
         } finally {
             mutex.unlock();
         }
@@ -118,7 +285,9 @@ final class LocalContention {
     }
 
     /**
-     * @param message {@code *} for everyone, or the owner id whose turn it is
+     * A release message from Redis.
+     *
+     * @param message {@code *} for everyone, or the owner id whose turn it is in the fair queue
      */
     void wake(String message) {
         mutex.lock();
@@ -130,127 +299,55 @@ final class LocalContention {
                 addressed.add(message);
             }
             released.signalAll();
-            LocalWaiter first = line.peekFirst();
-            if (first != null) {
-                first.signal().signal();
-            }
+            signalFirst();
         } finally {
             mutex.unlock();
         }
     }
 
     /**
-     * Waits until any wake-up has come since {@code seen} was read, the timeout, or (for a waiter
-     * of the line) a release here is handing {@code me} the lock.
-     *
-     * @param me the first waiter of the line, or null for a waiter outside it (a reader)
+     * A release in this process, of any kind of lock on this channel: the line and the readers ask
+     * Redis again; fair waiters do not, as Redis wakes the head of their queue by name.
      */
-    void awaitWakeUp(long seen, long timeoutNanos, Waiting waiting, LocalWaiter me) throws InterruptedException {
+    void wakeLine() {
+        mutex.lock();
+        try {
+            wakeUps++;
+            released.signalAll();
+            signalFirst();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * Wakes every waiter, each of which then sees why (the manager closed).
+     */
+    void wakeAll() {
+        mutex.lock();
+        try {
+            wakeUps++;
+            generalWakeUps++;
+            released.signalAll();
+            line.forEach(waiter -> waiter.signal().signal());
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * A waiter outside the line (a reader) sleeps until any wake-up came since {@code seen} was
+     * read, or the timeout.
+     */
+    void awaitRelease(long seen, long timeoutNanos, Waiting waiting) throws InterruptedException {
         mutex.lock();
         try {
             long deadline = System.nanoTime() + timeoutNanos;
             long left = timeoutNanos;
-            while (wakeUps == seen && left > 0 && (me == null || !me.isClaimed())) {
-                if (me == null) {
-                    waiting.await(released, left);
-                } else {
-                    park(me, left, waiting);
-                }
+            while (wakeUps == seen && left > 0) {
+                waiting.await(released, left);
                 left = deadline - System.nanoTime();
             }
-        } finally {
-            mutex.unlock();
-        }
-    }
-
-    /**
-     * Claims a sleeping waiter of the line for a hand-over: it leaves the line and waits for
-     * {@link #settle}. Called by the thread that releases the lock's last hold here.
-     *
-     * @return the claimed waiter, or null when none sleeps in the line or the lock was handed over
-     *         {@link #HAND_OVERS_IN_A_ROW} times in a row (the release then goes through Redis)
-     */
-    LocalWaiter claimNext() {
-        mutex.lock();
-        try {
-            LocalWaiter taker = null;
-            for (LocalWaiter waiter : line) {
-                if (waiter.isParked() && !waiter.isClaimed()) {
-                    taker = waiter;
-                    break;
-                }
-            }
-            if (taker == null || handedInARow >= HAND_OVERS_IN_A_ROW) {
-                othersFirst = taker != null;
-                handedInARow = 0;
-                return null;
-            }
-            handedInARow++;
-            leave(taker);
-            taker.claim();
-            return taker;
-        } finally {
-            mutex.unlock();
-        }
-    }
-
-    /**
-     * @return true, once, after {@link #claimNext()} found no waiter because the lock was handed
-     *         over {@link #HAND_OVERS_IN_A_ROW} times in a row: the release should leave the lock to
-     *         waiters of other processes first
-     */
-    boolean othersGoFirst() {
-        mutex.lock();
-        try {
-            boolean due = othersFirst;
-            othersFirst = false;
-            return due;
-        } finally {
-            mutex.unlock();
-        }
-    }
-
-    /**
-     * Tells a claimed waiter how its hand-over ended, and wakes it.
-     *
-     * @param token  its fencing token, or 0 when it was not handed the lock
-     * @param sentAt when the hand-over was sent, on the lease keeper's clock
-     */
-    void settle(LocalWaiter taker, long token, long sentAt) {
-        mutex.lock();
-        try {
-            taker.settle(token, sentAt);
-            taker.signal().signal();
-        } finally {
-            mutex.unlock();
-        }
-    }
-
-    /**
-     * Takes what a release here handed this waiter, waiting (through interrupts) for the release's
-     * answer if it is still on its way. A hand-over that fell through puts the waiter back at the
-     * front of the line, where it asks Redis itself.
-     *
-     * @return the waiter's fencing token when it holds the lock now (the hand-over time is
-     *         {@link LocalWaiter#sentAt()}); 0 when it was claimed but not handed the lock; -1
-     *         when it was not claimed
-     */
-    long receiveHandOver(LocalWaiter me) {
-        mutex.lock();
-        try {
-            if (!me.isClaimed()) {
-                return -1;
-            }
-            while (!me.isSettled()) {
-                me.signal().awaitUninterruptibly();
-            }
-            long token = me.token();
-            if (token <= 0) {
-                me.unclaim();
-                line.addFirst(me);
-                return 0;
-            }
-            return token;
         } finally {
             mutex.unlock();
         }
@@ -276,10 +373,11 @@ final class LocalContention {
     }
 
     /**
-     * Waits until a message names {@code owner}, a message wakes everyone (since {@code seenGeneral}
-     * was read), or the timeout.
+     * A fair waiter sleeps until a message names {@code owner}, a message wakes everyone (since
+     * {@code seenGeneral} was read), or the timeout.
      */
-    void awaitTurn(String owner, long seenGeneral, long timeoutNanos, Waiting waiting) throws InterruptedException {
+    void awaitTurnInQueue(String owner, long seenGeneral, long timeoutNanos, Waiting waiting)
+            throws InterruptedException {
         mutex.lock();
         try {
             long deadline = System.nanoTime() + timeoutNanos;
@@ -321,29 +419,78 @@ final class LocalContention {
     }
 
     /**
-     * Sleeps where a hand-over can reach this waiter. Interrupted while a release here is already
+     * What a settled hand-over means for its waiter; waits first while a release is settling it.
+     *
+     * @return HANDED or ASK once the hand-over is settled, null when none was made
+     */
+    private Turn collect(HandOver me) {
+        if (me.state() == HandOver.State.CLAIMED) {
+            awaitSettle(me);
+        }
+        if (me.state() == HandOver.State.HANDED) {
+            handOversUnderWay--;
+            me.moveTo(HandOver.State.WAITING); // the hold is its own now; it is no longer in the line
+            signalFirst();
+            return Turn.HANDED;
+        }
+        if (me.state() == HandOver.State.FELL_THROUGH) {
+            handOversUnderWay--;
+            me.moveTo(HandOver.State.WAITING);
+            return Turn.ASK;
+        }
+        return null;
+    }
+
+    /**
+     * Waits, through interrupts and {@code close()}, until the releasing thread settles {@code me};
+     * a settle that never comes within the longest round trip counts as fallen through, and the
+     * waiter asks Redis (where it finds the lock if it was passed after all).
+     */
+    private void awaitSettle(HandOver me) {
+        long deadline = System.nanoTime() + claimPatienceNanos;
+        boolean interrupted = false;
+        while (me.state() == HandOver.State.CLAIMED) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                me.fellThrough(me.claimedAt(), true);
+                line.addFirst(me);
+                break;
+            }
+            try {
+                me.signal().awaitNanos(left);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Sleeps where a hand-over can reach {@code me}. Interrupted while a release here is already
      * handing it the lock, it keeps the interrupt status and returns, to take the lock.
      */
-    private void park(LocalWaiter me, long nanos, Waiting waiting) throws InterruptedException {
-        me.parked(true);
+    private void park(HandOver me, long nanos, Waiting waiting) throws InterruptedException {
+        me.moveTo(HandOver.State.PARKED);
         try {
             waiting.await(me.signal(), nanos);
         } catch (InterruptedException e) {
-            if (!me.isClaimed()) {
+            if (me.state() == HandOver.State.PARKED) {
                 throw e;
             }
             Thread.currentThread().interrupt();
         } finally {
-            me.parked(false);
+            if (me.state() == HandOver.State.PARKED) {
+                me.moveTo(HandOver.State.WAITING);
+            }
         }
     }
 
-    private void leave(LocalWaiter me) {
-        boolean wasFirst = line.peekFirst() == me;
-        line.remove(me);
-        LocalWaiter next = line.peekFirst();
-        if (wasFirst && next != null) {
-            next.signal().signal();
+    private void signalFirst() {
+        HandOver first = line.peekFirst();
+        if (first != null) {
+            first.signal().signal();
         }
     }
 }

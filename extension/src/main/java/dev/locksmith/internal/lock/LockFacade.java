@@ -1,5 +1,6 @@
 package dev.locksmith.internal.lock;
 
+import dev.locksmith.internal.config.TimeLimits;
 import dev.locksmith.internal.observe.LockLabel;
 import dev.locksmith.internal.observe.LockLabels;
 import dev.locksmith.internal.observe.LockObserver;
@@ -82,13 +83,24 @@ abstract class LockFacade implements DistributedLock {
     }
 
     /**
-     * One acquisition, as the manager's observer sees it: a wait with its outcome.
+     * One acquisition, as the manager's observer sees it: a wait with its outcome. It counts as a
+     * call under way of the manager, which {@code close()} waits for: a grant that arrives while
+     * the manager closes is released by the close, and the caller hears that it closed.
      */
     private boolean observed(Deadline deadline, long leaseMillis, Waiting waiting) throws InterruptedException {
         WaitObservation wait = observer().waitStarted(label(), LockLabels.traced());
         boolean acquired;
         try {
-            acquired = acquire(deadline, leaseMillis, waiting);
+            enterCall();
+            try {
+                acquired = acquire(deadline, leaseMillis, waiting);
+                if (acquired && !managerOpen()) {
+                    throw new IllegalStateException("The LockManager of the " + describe() + " closed while it was"
+                            + " being acquired; the close released it");
+                }
+            } finally {
+                exitCall();
+            }
         } catch (InterruptedException e) {
             wait.interrupted();
             throw e;
@@ -103,6 +115,20 @@ abstract class LockFacade implements DistributedLock {
         }
         return acquired;
     }
+
+    /**
+     * Counts an acquisition as under way in the manager(s) of this lock, until {@link #exitCall()}.
+     *
+     * @throws IllegalStateException if a manager of this lock is closed
+     */
+    abstract void enterCall();
+
+    abstract void exitCall();
+
+    /**
+     * @return false once a manager of this lock began to close
+     */
+    abstract boolean managerOpen();
 
     /**
      * @return who is told of this lock's waits

@@ -60,7 +60,8 @@ abstract class LockKind {
      * @param othersFirst whether this process passed the lock among its own threads long enough:
      *                    a kind that {@link #handsOver()} then leaves it to a waiter of another
      *                    process for a moment, if one asked to be woken
-     * @return a call answering 0 when the owner's last hold is released, -1 when it held nothing
+     * @return a call answering 0 when the owner's last hold is released, 1 when it is released and
+     *         left to other processes for a moment, -1 when the owner held nothing
      */
     abstract ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis,
                                 boolean othersFirst);
@@ -95,34 +96,17 @@ abstract class LockKind {
     abstract ScriptCall holdCount(LockKeys keys, String owner, int count, long leaseMillis);
 
     /**
-     * Removes what a waiter left in Redis (a place in a queue, a waiting-writer mark) after it
-     * gave up; only called for kinds that {@link #leavesTracesWhileWaiting()}.
+     * @return the call that removes what a waiter left in Redis (a place in a queue, a
+     *         waiting-writer mark) after it gave up, or null when this kind leaves nothing
      */
     ScriptCall giveUp(LockKeys keys, String owner) {
-        throw new UnsupportedOperationException("the " + describe() + " leaves nothing behind while waiting");
+        return null;
     }
 
     /**
-     * @return true when every waiter queues in Redis (fair), false when it waits for a release message
+     * @return how a thread of this process waits for a lock of this kind
      */
-    boolean queuesInRedis() {
-        return false;
-    }
-
-    /**
-     * @return true when the threads of one process take turns asking Redis (one contender per
-     *         name), false when each asks on its own (readers, who may all hold at once)
-     */
-    boolean contendsOneAtATime() {
-        return true;
-    }
-
-    /**
-     * @return true when a waiter leaves a mark in Redis that {@link #giveUp} must remove
-     */
-    boolean leavesTracesWhileWaiting() {
-        return false;
-    }
+    abstract WaitStrategy waiting();
 
     /**
      * @return whether anyone holds this side of the lock now

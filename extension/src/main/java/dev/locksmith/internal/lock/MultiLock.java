@@ -61,6 +61,36 @@ final class MultiLock extends LockFacade {
     }
 
     @Override
+    void enterCall() {
+        List<LockFacade> entered = new ArrayList<>();
+        try {
+            for (DistributedLock lock : locks) {
+                if (lock instanceof LockFacade ours) {
+                    ours.enterCall();
+                    entered.add(ours);
+                }
+            }
+        } catch (RuntimeException e) {
+            entered.forEach(LockFacade::exitCall);
+            throw e;
+        }
+    }
+
+    @Override
+    void exitCall() {
+        for (DistributedLock lock : locks) {
+            if (lock instanceof LockFacade ours) {
+                ours.exitCall();
+            }
+        }
+    }
+
+    @Override
+    boolean managerOpen() {
+        return locks.stream().allMatch(lock -> !(lock instanceof LockFacade ours) || ours.managerOpen());
+    }
+
+    @Override
     boolean acquire(Deadline deadline, long leaseMillis, Waiting waiting) throws InterruptedException {
         waiting.checkInterrupt();
         int waitFor = tryAllAtOnce(leaseMillis);
@@ -169,12 +199,13 @@ final class MultiLock extends LockFacade {
     }
 
     /**
-     * Releases every lock given, even when some fail; the first failure is thrown with the
-     * others suppressed.
+     * Releases every lock given, even when some fail, the way every release goes ({@link Release}):
+     * all sent before any answer is awaited, and a part may pass straight to a thread of its own
+     * process that waits for it. The first failure is thrown with the others suppressed.
      */
     private static void releaseAll(List<DistributedLock> held) {
         List<RuntimeException> failures = new ArrayList<>();
-        List<RedisLock.PendingRelease> pending = new ArrayList<>();
+        List<Release> pending = new ArrayList<>();
         for (DistributedLock lock : held) {
             try {
                 Hold hold = lock instanceof RedisLock ours ? ours.currentHold() : null;
@@ -187,7 +218,7 @@ final class MultiLock extends LockFacade {
                 failures.add(e);
             }
         }
-        for (RedisLock.PendingRelease release : pending) {
+        for (Release release : pending) {
             try {
                 release.settle();
             } catch (RuntimeException e) {

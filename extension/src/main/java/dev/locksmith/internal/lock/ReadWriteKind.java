@@ -68,17 +68,14 @@ final class ReadWriteKind extends LockKind {
 
     @Override
     ScriptCall giveUp(LockKeys keys, String owner) {
-        return LockScript.integer("give-up-write", new String[] {keys.lock(), keys.channel()}, owner, keys.publish());
+        // A reader leaves no trace while it waits; a writer leaves its waiting mark.
+        return read ? null
+                : LockScript.integer("give-up-write", new String[] {keys.lock(), keys.channel()}, owner, keys.publish());
     }
 
     @Override
-    boolean contendsOneAtATime() {
-        return !read;
-    }
-
-    @Override
-    boolean leavesTracesWhileWaiting() {
-        return !read;
+    WaitStrategy waiting() {
+        return read ? SoloWaiting.INSTANCE : LineWaiting.INSTANCE;
     }
 
     @Override

@@ -1,4 +1,4 @@
-package dev.locksmith.internal.lock;
+package dev.locksmith.internal.manager;
 
 import dev.locksmith.DistributedLock;
 import dev.locksmith.DistributedReadWriteLock;
@@ -6,7 +6,13 @@ import dev.locksmith.LockException;
 import dev.locksmith.LockInfo;
 import dev.locksmith.LockManager;
 import dev.locksmith.internal.classpath.OptionalApi;
+import dev.locksmith.internal.config.LockSettings;
+import dev.locksmith.internal.config.TimeLimits;
 import dev.locksmith.internal.lease.LeaseKeeper;
+import dev.locksmith.internal.lock.GuardedCall;
+import dev.locksmith.internal.lock.LockEngine;
+import dev.locksmith.internal.lock.LockNames;
+import dev.locksmith.internal.lock.UnlockDeferral;
 import dev.locksmith.internal.observe.LockObserver;
 import dev.locksmith.internal.redis.RedisResources;
 import dev.locksmith.internal.store.LockStore;
@@ -31,18 +37,23 @@ public final class DefaultLockManager implements LockManager {
 
     private final RedisResources resources;
     private final ScheduledExecutorService privateScheduler;
+    private final LockStore store;
+    private final LeaseKeeper leases;
+    private final LockEngine engine;
     private final ManagerDirectory directory;
     private final LockInspection inspection;
-    private final LockContext context;
     private volatile UnlockDeferral unlockDeferral = UnlockDeferral.NONE;
 
-    private DefaultLockManager(RedisResources resources, ScheduledExecutorService privateScheduler,
-                               LockContext context, ManagerDirectory directory) {
+    private DefaultLockManager(RedisResources resources, ScheduledExecutorService privateScheduler, LockStore store,
+                               LeaseKeeper leases, LockEngine engine, ManagerDirectory directory,
+                               LockInspection inspection) {
         this.resources = resources;
         this.privateScheduler = privateScheduler;
-        this.context = context;
+        this.store = store;
+        this.leases = leases;
+        this.engine = engine;
         this.directory = directory;
-        this.inspection = new LockInspection(context);
+        this.inspection = inspection;
     }
 
     /**
@@ -73,10 +84,8 @@ public final class DefaultLockManager implements LockManager {
                 scheduler = privateScheduler;
             }
             leases = new LeaseKeeper(store, replies, scheduler, System::nanoTime, settings.lease(), observer);
-            OwnerIds owners = new OwnerIds();
-            LockContext context = new LockContext(settings, store, replies, leases, new ContentionRegistry(),
-                    owners, new ManagerState(), observer, settings.telemetry().labels());
-            ManagerDirectory directory = ManagerDirectory.start(store, replies, settings.keyPrefix(), owners.managerId(),
+            LockEngine engine = new LockEngine(settings, store, replies, leases, observer, settings.telemetry().labels());
+            ManagerDirectory directory = ManagerDirectory.start(store, replies, settings.keyPrefix(), engine.managerId(),
                     settings.telemetry().applicationName(), settings.lease().toMillis(), scheduler);
             LOG.log(Level.INFO, "Locksmith connected to " + store.description() + "; the watchdog runs on "
                     + (privateScheduler != null ? "a private daemon scheduler" : "the given scheduler " + scheduler)
@@ -84,7 +93,8 @@ public final class DefaultLockManager implements LockManager {
                     ? "the given thread factory " + settings.threadFactory() : "Lettuce's own daemon threads")
                     + "; OpenTelemetry metrics and spans " + (settings.telemetry().recordsOpenTelemetry() ? "on" : "off")
                     + ", Flight Recorder events " + (OptionalApi.FLIGHT_RECORDER.isPresent() ? "on" : "off"));
-            return new DefaultLockManager(resources, privateScheduler, context, directory);
+            return new DefaultLockManager(resources, privateScheduler, store, leases, engine, directory,
+                    new LockInspection(store, replies, settings.keyPrefix()));
         } catch (RuntimeException e) {
             if (leases != null) {
                 closeQuietly(leases, e);
@@ -112,7 +122,7 @@ public final class DefaultLockManager implements LockManager {
      * @return the holds of this manager, which the transaction support confirms before commit
      */
     public LeaseKeeper leases() {
-        return context.leases();
+        return leases;
     }
 
     /**
@@ -127,26 +137,22 @@ public final class DefaultLockManager implements LockManager {
 
     @Override
     public DistributedLock getLock(String name) {
-        context.state().checkOpen();
-        return new RedisLock(name, ExclusiveKind.INSTANCE, context);
+        return engine.lock(name);
     }
 
     @Override
     public DistributedLock getFairLock(String name) {
-        context.state().checkOpen();
-        return new RedisLock(name, FairKind.INSTANCE, context);
+        return engine.fairLock(name);
     }
 
     @Override
     public DistributedReadWriteLock getReadWriteLock(String name) {
-        context.state().checkOpen();
-        return new RedisReadWriteLock(name, context);
+        return engine.readWriteLock(name);
     }
 
     @Override
     public DistributedLock getMultiLock(DistributedLock... locks) {
-        context.state().checkOpen();
-        return new MultiLock(locks == null ? null : Arrays.asList(locks));
+        return engine.multiLock(locks == null ? null : Arrays.asList(locks));
     }
 
     @Override
@@ -166,10 +172,10 @@ public final class DefaultLockManager implements LockManager {
      * @throws LockException with the reason when Redis does not answer in time
      */
     public String checkReachable(Duration timeout) {
-        context.state().checkOpen();
-        String where = context.store().description();
+        engine.checkOpen();
+        String where = store.description();
         try {
-            context.store().ping().toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            store.ping().toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             return where;
         } catch (TimeoutException e) {
             throw new LockException("Redis at " + where + " did not answer within " + timeout.toMillis() + " ms", e);
@@ -185,33 +191,34 @@ public final class DefaultLockManager implements LockManager {
      * @return what this manager has under way now
      */
     public LockStatistics statistics() {
-        return new LockStatistics(context.store().channels().activeChannels(), context.contention().size(),
-                context.leases().heldCount(), context.leases().renewedCount(), context.leases().lostCount(),
-                context.contention().handOvers());
+        return new LockStatistics(store.channels().activeChannels(), engine.contendedNames(), leases.heldCount(),
+                leases.renewedCount(), leases.lostCount());
     }
 
-    /**
-     * Stops the watchdog, releases every hold still recorded, wakes local waiters (who then
-     * fail), and closes the connections. Idempotent.
-     */
     @Override
     public LockInfo describe(String name) {
+        LockNames.require(name);
+        engine.checkOpen();
         return inspection.describe(name);
     }
 
+    /**
+     * Refuses new calls and wakes local waiters (who then fail), waits for the calls under way
+     * (bounded), then stops the watchdog, releases every hold still recorded (a grant that arrived
+     * during the close included), and closes the connections. Idempotent.
+     */
     @Override
     public void close() {
-        if (!context.state().close()) {
+        if (!engine.close()) {
             return;
         }
-        context.leases().close();
+        leases.close();
         directory.close();
-        context.contention().wakeAll();
         if (privateScheduler != null) {
             privateScheduler.shutdownNow();
         }
         try {
-            context.store().close();
+            store.close();
         } finally {
             resources.close();
         }

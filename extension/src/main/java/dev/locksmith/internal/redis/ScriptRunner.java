@@ -55,6 +55,24 @@ public final class ScriptRunner {
         return answer;
     }
 
+    /**
+     * Runs a script by its text ({@code EVAL}), in the order it is sent: for a call that must not
+     * be overtaken, such as the clean-up after an acquisition whose answer never came.
+     *
+     * @see #run
+     */
+    public <T> CompletionStage<T> runText(LuaScript script, ScriptOutputType output, String[] keys, String... args) {
+        CompletableFuture<T> answer = new CompletableFuture<>();
+        commands.<T>eval(script.body(), output, keys, args).whenComplete((value, failure) -> {
+            if (failure == null) {
+                answer.complete(value);
+            } else {
+                answer.completeExceptionally(unwrap(failure));
+            }
+        });
+        return answer;
+    }
+
     private static Throwable unwrap(Throwable failure) {
         return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
     }

@@ -31,6 +31,13 @@ public final class RedisReplies {
     }
 
     /**
+     * @return the longest {@link #await} blocks for one reply, in nanoseconds
+     */
+    public long longestWaitNanos() {
+        return limitNanos;
+    }
+
+    /**
      * @param reply the pending reply
      * @param what  what was asked, for the message of a failure
      * @param <T>   the reply's type
@@ -64,7 +71,7 @@ public final class RedisReplies {
                     observer.redisError(RedisErrors.kind(e.getCause()));
                     throw failure(action + subject, e.getCause());
                 } catch (TimeoutException e) {
-                    future.cancel(false);
+                    // Not cancelled: whoever cleans up after an uncertain call chains on its real end.
                     observer.redisError("transient");
                     throw new LockException(action + subject + ": Redis did not answer within "
                             + Duration.ofNanos(limitNanos).toMillis() + " ms", e);

@@ -8,6 +8,7 @@ import dev.locksmith.LockLostException;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
 import dev.locksmith.testing.Await;
+import dev.locksmith.testing.CountedMetrics;
 import dev.locksmith.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,7 +41,8 @@ class HandOverTest {
         int threads = 4;
         int cyclesEach = 250;
         ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try (DefaultLockManager locks = (DefaultLockManager) Locksmith.builder().redisUri(redis.uri()).build()) {
+        try (CountedMetrics metrics = new CountedMetrics();
+             LockManager locks = Locksmith.builder().redisUri(redis.uri()).openTelemetry(metrics.openTelemetry()).build()) {
             DistributedLock lock = locks.getLock("passed");
             lock.lock(); // loads the scripts, outside the count
             lock.unlock();
@@ -76,7 +78,7 @@ class HandOverTest {
 
             assertThat(counter.get()).as("no lost update").isEqualTo(cycles);
             assertThat(tokens).as("fencing tokens strictly increase").isSorted().doesNotHaveDuplicates();
-            assertThat(locks.statistics().handOvers()).as("cycles that began with a hand-over")
+            assertThat(metrics.total("locksmith.lock.handovers")).as("cycles that began with a hand-over")
                     .isGreaterThan(cycles / 2);
             assertThat(scriptCalls()).as("script calls for %d cycles", cycles).isLessThanOrEqualTo(cycles * 3 / 2);
             assertThat(redis.lockStateLeftBehind(COMMAND_TIMEOUT_MILLIS)).isEmpty();

@@ -7,7 +7,7 @@ import dev.locksmith.DistributedLock;
 import dev.locksmith.LockLostException;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
-import dev.locksmith.internal.lock.DefaultLockManager;
+import dev.locksmith.internal.manager.DefaultLockManager;
 import dev.locksmith.testing.Await;
 import dev.locksmith.testing.LocalRedisServer;
 import java.time.Duration;

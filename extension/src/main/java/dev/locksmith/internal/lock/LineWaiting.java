@@ -1,0 +1,95 @@
+package dev.locksmith.internal.lock;
+
+import dev.locksmith.internal.lease.Hold;
+
+/**
+ * The wait of the reentrant lock and the write lock: the threads of this process wait in a line
+ * in arrival order and only the first asks Redis. While another thread here holds the lock, the
+ * first waits for that holder's release (or a release message, for a force-unlock elsewhere)
+ * instead of asking; a release here may hand the lock straight to a sleeping waiter
+ * ({@link HandOver}).
+ */
+final class LineWaiting implements WaitStrategy {
+    static final LineWaiting INSTANCE = new LineWaiting();
+
+    private LineWaiting() {
+    }
+
+    @Override
+    public boolean asksBeforeWaiting() {
+        return true;
+    }
+
+    @Override
+    public Hold await(Acquisition acquisition, LocalContention contention, long firstAnswer, Deadline deadline,
+                      Waiting waiting) throws InterruptedException {
+        HandOver me = contention.join(acquisition.owner(), acquisition.leaseMillis(), acquisition.threadName());
+        Hold hold = null;
+        try {
+            hold = contend(acquisition, contention, me, firstAnswer, deadline, waiting);
+            return hold;
+        } finally {
+            if (contention.leave(me)) {
+                acquisition.giveBackHandOver(me);
+            }
+            if (hold == null) {
+                acquisition.withdraw();
+            }
+        }
+    }
+
+    private static Hold contend(Acquisition acquisition, LocalContention contention, HandOver me, long firstAnswer,
+                                Deadline deadline, Waiting waiting) throws InterruptedException {
+        Attempts attempts = acquisition.attempts(deadline);
+        long pendingAnswer = firstAnswer;
+        boolean listening = false;
+        boolean woken = false;
+        LocalContention.Turn turn = contention.awaitTurn(me, deadline, waiting);
+        while (true) {
+            if (turn == LocalContention.Turn.HANDED) {
+                return acquisition.grantHandOver(me);
+            }
+            if (turn == LocalContention.Turn.TIMED_OUT) {
+                return attempts.endOfWait();
+            }
+            acquisition.mayAlreadyHoldSince(me.uncertainSince());
+            long seen = contention.wakeUps();
+            long known = pendingAnswer; // only the first pass may use it: it goes stale
+            pendingAnswer = Acquisition.NOT_ASKED;
+            // A wake-up (a release here or a message from Redis) means the lock may be free: ask.
+            long busyForMillis = woken ? 0 : acquisition.localHolderLeaseLeftMillis();
+            if (busyForMillis > 0) {
+                // Listen all the same: a force-unlock elsewhere frees the lock without this holder's release.
+                if (!listening && attempts.run(() -> acquisition.listen(contention)) == 0) {
+                    listening = true;
+                }
+            } else {
+                if (known == Acquisition.NOT_ASKED) {
+                    busyForMillis = attempts.run(acquisition::attempt);
+                    if (busyForMillis == Acquisition.ACQUIRED) {
+                        return acquisition.granted();
+                    }
+                } else {
+                    busyForMillis = known;
+                }
+                if (!listening && attempts.lastSucceeded() && !deadline.hasPassed()) {
+                    // Subscribe, then try again at once: a release published before the subscription
+                    // was confirmed would otherwise be missed and the wait would last a whole lease.
+                    long subscribed = attempts.run(() -> acquisition.listen(contention));
+                    if (subscribed == 0) {
+                        listening = true;
+                        woken = true;
+                        continue;
+                    }
+                    busyForMillis = subscribed;
+                }
+            }
+            if (deadline.hasPassed()) {
+                return attempts.endOfWait();
+            }
+            waiting.checkInterrupt();
+            turn = contention.awaitWakeUp(me, seen, acquisition.waitNanos(deadline, busyForMillis), waiting);
+            woken = contention.wakeUps() != seen;
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package dev.locksmith.internal.lock;
+
+import dev.locksmith.internal.lease.Hold;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The wait of the fair lock: every waiter keeps its own place in the queue in Redis, across
+ * processes, and sleeps until a release names it (or wakes everyone). It asks again before its
+ * place lapses, so that only a dead waiter loses its place.
+ */
+final class QueueWaiting implements WaitStrategy {
+    static final QueueWaiting INSTANCE = new QueueWaiting();
+
+    private QueueWaiting() {
+    }
+
+    @Override
+    public boolean asksBeforeWaiting() {
+        return false; // a first attempt would join the queue; that is the wait itself
+    }
+
+    @Override
+    public Hold await(Acquisition acquisition, LocalContention contention, long firstAnswer, Deadline deadline,
+                      Waiting waiting) throws InterruptedException {
+        String owner = acquisition.owner();
+        contention.joinQueue(owner);
+        Hold hold = null;
+        try {
+            acquisition.listen(contention);
+            Attempts attempts = acquisition.attempts(deadline);
+            while (true) {
+                acquisition.checkOpen();
+                long seen = contention.generalWakeUps();
+                long busyForMillis = attempts.run(acquisition::attempt);
+                if (busyForMillis == Acquisition.ACQUIRED) {
+                    hold = acquisition.granted();
+                    return hold;
+                }
+                if (deadline.hasPassed()) {
+                    return attempts.endOfWait();
+                }
+                waiting.checkInterrupt();
+                long nanos = Math.min(acquisition.waitNanos(deadline, busyForMillis),
+                        TimeUnit.MILLISECONDS.toNanos(acquisition.leaseMillis() / 3));
+                contention.awaitTurnInQueue(owner, seen, nanos, waiting);
+            }
+        } finally {
+            contention.leaveQueue(owner);
+            if (hold == null) {
+                acquisition.withdraw();
+            }
+        }
+    }
+}

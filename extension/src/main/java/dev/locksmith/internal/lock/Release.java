@@ -1,0 +1,180 @@
+package dev.locksmith.internal.lock;
+
+import dev.locksmith.LockException;
+import dev.locksmith.LockLostException;
+import dev.locksmith.internal.lease.Hold;
+import dev.locksmith.internal.redis.RedisErrors;
+import dev.locksmith.internal.redis.ScriptCall;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * One release of one hold, on its way to Redis: the one path by which every hold ends, whoever
+ * releases it ({@code unlock()} of any kind, a multi-lock releasing its parts together, the
+ * release after a JTA transaction on its completion thread).
+ *
+ * <p>A hold entered more than once only counts down. Its last release either hands the lock
+ * straight to a sleeping waiter of this process ({@link HandOver}; the reentrant lock on one
+ * Redis deployment, where {@link LockTarget#handsOver()}), or releases it in Redis, leaving it to
+ * another process's waiter for a moment when this process passed it among its own threads long
+ * enough ({@link LocalContention#othersGoFirst()}).
+ *
+ * <p>Once a last release is sent, its hold leaves the watchdog whatever the answer, and after the
+ * answer (or its failure) the hold is forgotten here: a release that failed, or whose answer
+ * never came, leaves the lock in Redis until its lease runs out, never longer. A claimed waiter
+ * is settled, and the line woken, in a {@code finally}.
+ */
+final class Release {
+    private static final Logger LOG = System.getLogger(Release.class.getName());
+
+    private final LockTarget lock;
+    private final Hold hold;
+    private final boolean last;
+    private final LocalContention line;
+    private final HandOver taker;
+    private final long sentAt;
+    private final CompletionStage<Long> answer;
+
+    private Release(LockTarget lock, Hold hold, boolean last, LocalContention line, HandOver taker, long sentAt,
+                    CompletionStage<Long> answer) {
+        this.lock = lock;
+        this.hold = hold;
+        this.last = last;
+        this.line = line;
+        this.taker = taker;
+        this.sentAt = sentAt;
+        this.answer = answer;
+    }
+
+    /**
+     * Sends the release of one hold without waiting for its answer, so that several locks'
+     * releases can share one round trip; {@link #settle()} must follow.
+     *
+     * @throws LockLostException     at once when the hold is known to be lost
+     * @throws IllegalStateException if the manager is closed
+     */
+    static Release send(LockTarget lock, Hold hold) {
+        LockContext context = lock.context();
+        context.state().enter();
+        try {
+            return start(lock, hold);
+        } catch (RuntimeException | Error e) {
+            context.state().exit();
+            throw e;
+        }
+    }
+
+    private static Release start(LockTarget lock, Hold hold) {
+        LockContext context = lock.context();
+        if (hold.isLost()) {
+            context.leases().forget(hold);
+            context.contention().wakeLine(lock.keys().channel());
+            throw lost(lock, hold, "before it was released");
+        }
+        int count = hold.count();
+        if (count > 1) {
+            ScriptCall call = lock.kind().holdCount(lock.keys(), hold.owner(), count - 1, 0);
+            return new Release(lock, hold, false, null, null, 0, call == null ? null : context.store().update(call, 0));
+        }
+        LocalContention line = lock.handsOver() ? context.contention().contending(lock.keys().channel()) : null;
+        HandOver taker = line == null ? null : line.claimNext();
+        long sentAt = context.leases().now();
+        try {
+            boolean othersFirst = line != null && taker == null && line.othersGoFirst();
+            String requestId = context.owners().nextRequestId();
+            long latchMillis = context.settings().commandTimeout().toMillis();
+            ScriptCall call = taker == null
+                    ? lock.kind().release(lock.keys(), hold.owner(), requestId, latchMillis, othersFirst)
+                    : lock.kind().handOver(lock.keys(), hold.owner(),
+                            taker.request(System.currentTimeMillis(), context.settings().fenceLifetime().toMillis()),
+                            requestId, latchMillis);
+            context.leases().releasing(hold);
+            CompletionStage<Long> answer;
+            try {
+                answer = context.store().update(call, -1);
+            } catch (RuntimeException e) {
+                answer = CompletableFuture.failedFuture(e);
+            }
+            return new Release(lock, hold, true, line, taker, sentAt, answer);
+        } catch (RuntimeException | Error e) {
+            if (taker != null) {
+                line.fellThrough(taker, sentAt, false);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Waits for the answer and ends what the release started.
+     *
+     * @return the holds of that owner left
+     * @throws LockLostException if Redis no longer had the hold
+     * @throws LockException     if Redis answered with an error or not at all: for a last release
+     *                           the hold is forgotten here and the lock frees itself when its
+     *                           lease runs out; otherwise the hold stays as it was
+     */
+    int settle() {
+        try {
+            return last ? settleLast() : settleCount();
+        } finally {
+            if (taker != null) {
+                line.fellThrough(taker, sentAt, true); // only if no answer settled it: then it is unknown
+            }
+            lock.context().state().exit();
+        }
+    }
+
+    private int settleCount() {
+        if (answer != null && lock.context().replies().await(answer, "Updating ", lock.description()) == 0) {
+            lock.context().leases().forget(hold);
+            throw lost(lock, hold, "before it was released: its lease expired or it was force-unlocked");
+        }
+        hold.countIs(hold.count() - 1);
+        return hold.count();
+    }
+
+    private int settleLast() {
+        LockContext context = lock.context();
+        long result;
+        try {
+            result = context.replies().await(answer, taker == null ? "Releasing " : "Handing over ", lock.description());
+        } catch (LockException e) {
+            context.leases().forget(hold);
+            context.contention().wakeLine(lock.keys().channel());
+            throw failed(e);
+        }
+        context.leases().forget(hold);
+        if (result < 0) {
+            context.contention().wakeLine(lock.keys().channel());
+            throw lost(lock, hold, "before it was released: its lease expired or it was force-unlocked");
+        }
+        hold.countIs(0);
+        if (taker != null) {
+            line.handed(taker, result, sentAt);
+            context.observer().handedOver(lock.label());
+            return 0;
+        }
+        // Also after Redis published the release: a waiter here may wait for this holder, not for Redis.
+        context.contention().wakeLine(lock.keys().channel());
+        if (result == 1) {
+            context.observer().yielded(lock.label());
+        }
+        return 0;
+    }
+
+    private LockException failed(LockException cause) {
+        String message = cause.getMessage() + ". The hold (fencing token " + hold.fencingToken() + ") is dropped here"
+                + " and no longer renewed, so the lock frees itself when its lease runs out, within "
+                + hold.leaseMillis() + " ms";
+        LOG.log(Level.WARNING, message);
+        lock.context().observer().releaseFailed(lock.label(), RedisErrors.kind(cause));
+        return new LockException(hold.name(), message, cause);
+    }
+
+    private static LockLostException lost(LockTarget lock, Hold hold, String when) {
+        return new LockLostException(hold.name(), "The " + lock.description() + " (fencing token " + hold.fencingToken()
+                + ") was lost " + when + ". Work done since the loss was not protected by the lock.");
+    }
+}
