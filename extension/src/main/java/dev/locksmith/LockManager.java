@@ -73,6 +73,10 @@ public interface LockManager extends AutoCloseable {
      * Stops the watchdog, releases every lock this manager still holds, and closes the
      * connections. Idempotent. Every lock of this manager throws {@link IllegalStateException}
      * afterwards.
+     *
+     * <p>Closing the connections and stopping the Redis client's threads is bounded: each of the
+     * two steps is waited for at most 2 seconds. What has not stopped by then (a thread stuck in a
+     * task) is named in a WARNING log record, and this method returns without it.
      */
     @Override
     void close();
