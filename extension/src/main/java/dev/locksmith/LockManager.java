@@ -79,6 +79,10 @@ public interface LockManager extends AutoCloseable {
      * granted is left in Redis, except what Redis could not be asked to release, which is logged
      * by name and expires with its lease. Every lock of this manager throws
      * {@link IllegalStateException} afterwards.
+     *
+     * <p>Closing the connections and stopping the Redis client's threads is bounded too: each of
+     * the two steps is waited for at most 2 seconds. What has not stopped by then (a thread stuck
+     * in a task) is named in a WARNING log record, and this method returns without it.
      */
     @Override
     void close();

@@ -8,7 +8,6 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.TimeoutOptions;
-import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
@@ -18,10 +17,18 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.ToIntFunction;
+import java.util.stream.Collectors;
 import reactor.core.Disposable;
 
 /**
@@ -29,9 +36,10 @@ import reactor.core.Disposable;
  * cluster): one multiplexed connection for commands and one for pub/sub, shared by every lock.
  */
 public final class RedisEndpoint implements AutoCloseable {
+    private static final Logger LOG = System.getLogger(RedisEndpoint.class.getName());
+
     private final ClientResources resources;
     private final AbstractRedisClient client;
-    private final StatefulConnection<String, String> connection;
     private final RedisClusterAsyncCommands<String, String> commands;
     private final StatefulRedisPubSubConnection<String, String> pubSub;
     private final ToIntFunction<String> partitionOfKey;
@@ -40,13 +48,11 @@ public final class RedisEndpoint implements AutoCloseable {
     private volatile Disposable topologyWatch;
 
     private RedisEndpoint(ClientResources resources, AbstractRedisClient client,
-                          StatefulConnection<String, String> connection,
                           RedisClusterAsyncCommands<String, String> commands,
                           StatefulRedisPubSubConnection<String, String> pubSub,
                           ToIntFunction<String> partitionOfKey, String description) {
         this.resources = resources;
         this.client = client;
-        this.connection = connection;
         this.commands = commands;
         this.pubSub = pubSub;
         this.partitionOfKey = partitionOfKey;
@@ -99,10 +105,10 @@ public final class RedisEndpoint implements AutoCloseable {
         try {
             var connection = client.connect(StringCodec.UTF8, uri);
             var pubSub = client.connectPubSub(StringCodec.UTF8, uri);
-            return new RedisEndpoint(resources, client, connection, connection.async(), pubSub,
+            return new RedisEndpoint(resources, client, connection.async(), pubSub,
                     key -> 0, description);
         } catch (RedisException e) {
-            client.shutdown();
+            shutdownQuietly(client, description);
             throw e;
         }
     }
@@ -124,10 +130,10 @@ public final class RedisEndpoint implements AutoCloseable {
         try {
             var connection = client.connect(StringCodec.UTF8);
             var pubSub = client.connectPubSub(StringCodec.UTF8);
-            return new RedisEndpoint(resources, client, connection, connection.async(), pubSub,
+            return new RedisEndpoint(resources, client, connection.async(), pubSub,
                     SlotHash::getSlot, description);
         } catch (RedisException e) {
-            client.shutdown();
+            shutdownQuietly(client, description);
             throw e;
         }
     }
@@ -183,24 +189,67 @@ public final class RedisEndpoint implements AutoCloseable {
         return description;
     }
 
+    /**
+     * Closes both connections and the client, waiting at most {@link ShutdownBound#TIMEOUT}; what
+     * has not closed by then (its I/O thread is stuck) is named in a WARNING and left behind.
+     *
+     * @throws LockException if closing a connection failed
+     */
     @Override
     public void close() {
+        closeAll(List.of(this));
+    }
+
+    /**
+     * Closes several endpoints at once (a RedLock manager's masters), waiting at most
+     * {@link ShutdownBound#TIMEOUT} for all of them together; the ones that have not closed by
+     * then are named in a WARNING and left behind.
+     *
+     * @param endpoints the endpoints to close
+     * @throws LockException if closing a connection failed
+     */
+    public static void closeAll(List<RedisEndpoint> endpoints) {
+        Map<RedisEndpoint, CompletableFuture<Void>> closing = new LinkedHashMap<>();
+        endpoints.forEach(endpoint -> closing.put(endpoint, endpoint.closeAsync()));
+        try {
+            ShutdownBound.await(CompletableFuture.allOf(closing.values().toArray(CompletableFuture[]::new)),
+                    "Closing the Redis connections", () -> ". Not closed: " + closing.entrySet().stream()
+                            .filter(entry -> !entry.getValue().isDone())
+                            .map(entry -> "the connections to " + entry.getKey().description)
+                            .collect(Collectors.joining(", ")));
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof LockException failure ? failure
+                    : new LockException("Closing the Redis connections failed", e.getCause());
+        }
+    }
+
+    private CompletableFuture<Void> closeAsync() {
         if (topologyWatch != null) {
             topologyWatch.dispose();
         }
-        List<RuntimeException> failures = new ArrayList<>();
-        for (AutoCloseable closeable : List.<AutoCloseable>of(pubSub, connection)) {
-            try {
-                closeable.close();
-            } catch (Exception e) {
-                failures.add(new LockException("Closing a Redis connection to " + description + " failed", e));
-            }
+        // The client closes every connection it made (both of ours), then lets go of its threads.
+        try {
+            return shutdown(client).exceptionally(failure -> {
+                throw new CompletionException(new LockException("Closing the Redis connections to " + description
+                        + " failed", failure instanceof CompletionException ? failure.getCause() : failure));
+            });
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(new LockException("Closing the Redis connections to " + description
+                    + " failed", e));
         }
-        client.shutdown();
-        if (!failures.isEmpty()) {
-            RuntimeException first = failures.get(0);
-            failures.subList(1, failures.size()).forEach(first::addSuppressed);
-            throw first;
+    }
+
+    private static CompletableFuture<Void> shutdown(AbstractRedisClient client) {
+        return client.shutdownAsync(ShutdownBound.QUIET_PERIOD.toMillis(), ShutdownBound.TIMEOUT.toMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    /** After a failed connect: lets go of the client without waiting longer than the bound. */
+    private static void shutdownQuietly(AbstractRedisClient client, String description) {
+        try {
+            ShutdownBound.await(shutdown(client), "Closing the Redis client of a failed connect to " + description, () -> "");
+        } catch (ExecutionException e) {
+            LOG.log(Level.DEBUG, "Shutting down the client of a failed connect to " + description + " failed", e);
         }
     }
 }

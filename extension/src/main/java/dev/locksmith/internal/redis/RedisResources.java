@@ -2,8 +2,16 @@ package dev.locksmith.internal.redis;
 
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * The I/O and event threads of one {@link dev.locksmith.LockManager}, shared by every Redis
@@ -12,10 +20,15 @@ import java.util.concurrent.TimeUnit;
  * {@code ManagedThreadFactory}, so the server knows and manages them.
  */
 public final class RedisResources implements AutoCloseable {
-    private final ClientResources resources;
+    private static final Logger LOG = System.getLogger(RedisResources.class.getName());
 
-    private RedisResources(ClientResources resources) {
+    private final ClientResources resources;
+    /** Every thread Lettuce made for these resources: few, made once each; named when one does not stop. */
+    private final Set<Thread> threads;
+
+    private RedisResources(ClientResources resources, Set<Thread> threads) {
         this.resources = resources;
+        this.threads = threads;
     }
 
     /**
@@ -23,11 +36,19 @@ public final class RedisResources implements AutoCloseable {
      * @return the resources; close them after every connection made with them
      */
     public static RedisResources create(ThreadFactory threadFactory) {
-        DefaultClientResources.Builder builder = DefaultClientResources.builder();
-        if (threadFactory != null) {
-            builder.threadFactoryProvider(poolName -> threadFactory);
-        }
-        return new RedisResources(builder.build());
+        Set<Thread> threads = ConcurrentHashMap.newKeySet();
+        ClientResources resources = DefaultClientResources.builder()
+                .threadFactoryProvider(poolName -> {
+                    // Lettuce's own default, when the container gives no factory: daemon threads named by pool.
+                    ThreadFactory pool = threadFactory != null ? threadFactory : new DefaultThreadFactory(poolName, true);
+                    return task -> {
+                        Thread thread = pool.newThread(task);
+                        threads.add(thread);
+                        return thread;
+                    };
+                })
+                .build();
+        return new RedisResources(resources, threads);
     }
 
     ClientResources lettuce() {
@@ -43,11 +64,47 @@ public final class RedisResources implements AutoCloseable {
     }
 
     /**
-     * Stops the threads; waits briefly for them, since a container may undeploy the application
-     * right after.
+     * Stops the threads: Lettuce's shutdown with no quiet period and a timeout of
+     * {@link ShutdownBound#TIMEOUT}, waited for at most that long, since a container may
+     * undeploy the application right after. Threads that have not stopped by then (one stuck in
+     * a task) are named in a WARNING and left to stop by themselves; this never throws.
      */
     @Override
     public void close() {
-        resources.shutdown(0, 2, TimeUnit.SECONDS);
+        CompletableFuture<Object> stopped = new CompletableFuture<>();
+        try {
+            resources.shutdown(ShutdownBound.QUIET_PERIOD.toMillis(), ShutdownBound.TIMEOUT.toMillis(),
+                    TimeUnit.MILLISECONDS).addListener(future -> {
+                        if (future.isSuccess()) {
+                            stopped.complete(null);
+                        } else {
+                            stopped.completeExceptionally(future.cause());
+                        }
+                    });
+            ShutdownBound.await(stopped, "Stopping Lettuce's I/O and event threads", this::threadsStillRunning);
+        } catch (ExecutionException | RuntimeException e) {
+            LOG.log(Level.WARNING, "Stopping Lettuce's I/O and event threads failed; the lock manager closes"
+                    + " without waiting for them" + threadsStillRunning(), e);
+        }
+    }
+
+    private String threadsStillRunning() {
+        String running = threads.stream().filter(Thread::isAlive).map(RedisResources::describe)
+                .sorted().collect(Collectors.joining(", "));
+        return running.isEmpty() ? "" : ". Still running: " + running;
+    }
+
+    private static String describe(Thread thread) {
+        // Where it is stuck: the first frame outside the JDK, which names the task that blocks it.
+        StackTraceElement[] stack = thread.getStackTrace();
+        StackTraceElement where = stack.length > 0 ? stack[0] : null;
+        for (StackTraceElement frame : stack) {
+            String type = frame.getClassName();
+            if (!type.startsWith("java.") && !type.startsWith("jdk.") && !type.startsWith("sun.")) {
+                where = frame;
+                break;
+            }
+        }
+        return thread.getName() + " (" + thread.getState() + (where != null ? " in " + where : "") + ")";
     }
 }

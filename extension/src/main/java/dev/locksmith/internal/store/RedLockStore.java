@@ -88,7 +88,7 @@ final class RedLockStore implements LockStore {
         }
         int needed = uris.size() / 2 + 1;
         if (uris.size() - failures.size() < needed) {
-            masters.forEach(Master::close);
+            closeAll(masters);
             LockException failure = new LockException("Only " + (uris.size() - failures.size()) + " of " + uris.size()
                     + " RedLock masters answer; " + needed + " are needed to lock (" + description + "): "
                     + failures.stream().map(LockException::getMessage).toList());
@@ -356,7 +356,12 @@ final class RedLockStore implements LockStore {
     @Override
     public void close() {
         closed = true;
-        masters.forEach(Master::close);
+        closeAll(masters);
+    }
+
+    /** Closes the connected masters together, so that closing waits once, not once per master. */
+    private static void closeAll(List<Master> masters) {
+        RedisEndpoint.closeAll(masters.stream().map(master -> master.endpoint).filter(Objects::nonNull).toList());
     }
 
     /**

@@ -57,7 +57,7 @@ class RetriedReleaseTest {
             assertThat(scripts.release(keys, owner, "8", false)).as("8 resent").isZero();
             assertThat(scripts.release(keys, owner, "9", false))
                     .as("a new request for a hold that is gone is told so").isEqualTo(-1);
-            assertThat(scripts.redis().keys("locksmith:{relocked}:unlock:*"))
+            assertThat(redis.keys("locksmith:{relocked}:unlock:*"))
                     .as("one latch for the owner, overwritten by each release").containsExactly(keys.latch(owner));
             assertThat(scripts.redis().pttl(keys.latch(owner))).as("kept for the command timeout")
                     .isBetween(1L, 5000L);
