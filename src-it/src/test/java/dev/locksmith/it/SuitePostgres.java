@@ -5,9 +5,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The one PostgreSQL every test class of this JVM makes its databases in. By default an
- * {@link EmbeddedPostgresServer}, started when the first test class asks and stopped when JUnit closes
- * its root context after the last test, also when tests failed. An existing server is used only
- * when the user names it:
+ * {@link EmbeddedPostgresServer}, started when the first test class asks and stopped when JUnit
+ * closes its root context after the last test, also when tests failed. An existing server is used
+ * only when the user names it:
  *
  * <pre>
  * -Dit.postgres.url=jdbc:postgresql://db.example:5432/postgres -Dit.postgres.user=ci -Dit.postgres.password=secret
@@ -41,7 +41,8 @@ final class SuitePostgres {
 
     private static EmbeddedPostgresServer startEmbedded() {
         long start = System.nanoTime();
-        EmbeddedPostgresServer postgres = EmbeddedPostgresServer.start(Path.of(System.getProperty("it.postgres.dir", "target/it-postgres")));
+        Path dir = Path.of(System.getProperty("it.postgres.dir", "target/it-postgres"));
+        EmbeddedPostgresServer postgres = EmbeddedPostgresServer.start(dir);
         System.out.printf("Started %s in %d ms%n", postgres, (System.nanoTime() - start) / 1_000_000);
         return postgres;
     }
