@@ -28,8 +28,9 @@ import org.junit.jupiter.api.extension.TestWatcher;
 /**
  * Everything one test class runs against, started before its first test and cleaned up after
  * its last, also when a test fails: one {@code redis-server} on a free loopback port, optionally
- * a PostgreSQL database of its own (with the suite's {@link DatabaseGates}), and servers of one
- * runtime running the sample. When a test fails, the logs of every server are printed.
+ * a PostgreSQL database of its own in the {@link SuitePostgres} (with the suite's
+ * {@link DatabaseGates}), and servers of one runtime running the sample. When a test fails, the
+ * logs of every server are printed.
  *
  * <pre>{@code
  * @RegisterExtension
@@ -88,7 +89,7 @@ final class SampleCluster implements BeforeAllCallback, BeforeEachCallback, Afte
         try {
             redis = LocalRedisServer.start();
             if (postgres) {
-                database = SampleDatabase.create();
+                database = SampleDatabase.create(SuitePostgres.in(context));
                 DatabaseGates.install(database);
             }
             // Both servers start at once: on two cores that is slower per server but faster in all.
@@ -130,11 +131,12 @@ final class SampleCluster implements BeforeAllCallback, BeforeEachCallback, Afte
         env.put("SAMPLE_LOCKING_ENABLED", Boolean.toString(lockingEnabled));
         if (database != null) {
             env.put("SAMPLE_DB", "postgresql");
-            env.put("SAMPLE_DB_HOST", SampleDatabase.HOST);
-            env.put("SAMPLE_DB_PORT", SampleDatabase.PORT);
+            PostgresServer postgres = database.server();
+            env.put("SAMPLE_DB_HOST", postgres.host());
+            env.put("SAMPLE_DB_PORT", Integer.toString(postgres.port()));
             env.put("SAMPLE_DB_NAME", database.name());
-            env.put("SAMPLE_DB_USER", SampleDatabase.USER);
-            env.put("SAMPLE_DB_PASSWORD", SampleDatabase.PASSWORD);
+            env.put("SAMPLE_DB_USER", postgres.user());
+            env.put("SAMPLE_DB_PASSWORD", postgres.password());
         }
         return env;
     }

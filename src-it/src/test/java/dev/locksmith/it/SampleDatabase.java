@@ -1,7 +1,6 @@
 package dev.locksmith.it;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -11,30 +10,36 @@ import java.util.UUID;
 /**
  * A PostgreSQL database of the suite's own, created empty for one group of servers and dropped
  * afterwards, and read directly (not through the sample) to check what was really committed.
- * Connects to 127.0.0.1:5432 as postgres unless {@code it.postgres.host}, {@code .port},
- * {@code .user} and {@code .password} say otherwise.
  */
 final class SampleDatabase implements AutoCloseable {
-    static final String HOST = System.getProperty("it.postgres.host", "127.0.0.1");
-    static final String PORT = System.getProperty("it.postgres.port", "5432");
-    static final String USER = System.getProperty("it.postgres.user", "postgres");
-    static final String PASSWORD = System.getProperty("it.postgres.password", "");
-
+    private final PostgresServer server;
     private final String name;
 
-    private SampleDatabase(String name) {
+    private SampleDatabase(PostgresServer server, String name) {
+        this.server = server;
         this.name = name;
     }
 
-    static SampleDatabase create() {
+    /**
+     * @param server where to create it (see {@link SuitePostgres})
+     * @return a new, empty database with a name no other run uses
+     * @throws IllegalStateException if the server refused
+     */
+    static SampleDatabase create(PostgresServer server) {
         String name = "locksmith_it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-        try (Connection admin = connect("postgres"); Statement statement = admin.createStatement()) {
+        try (Connection admin = server.connect(server.adminDatabase()); Statement statement = admin.createStatement()) {
             statement.execute("CREATE DATABASE " + name);
         } catch (SQLException e) {
-            throw new IllegalStateException("Could not create database " + name + " on PostgreSQL at " + HOST + ":" + PORT
-                    + " as " + USER + " (is it running? set -Dit.postgres.host/port/user/password otherwise)", e);
+            throw new IllegalStateException("Could not create database " + name + " on " + server, e);
         }
-        return new SampleDatabase(name);
+        return new SampleDatabase(server, name);
+    }
+
+    /**
+     * @return the server it lives on, which the servers under test connect to
+     */
+    PostgresServer server() {
+        return server;
     }
 
     String name() {
@@ -63,7 +68,7 @@ final class SampleDatabase implements AutoCloseable {
     }
 
     private int queryInt(String sql, String sku) {
-        try (Connection connection = connect(name); PreparedStatement query = connection.prepareStatement(sql)) {
+        try (Connection connection = connect(); PreparedStatement query = connection.prepareStatement(sql)) {
             query.setString(1, sku);
             try (ResultSet row = query.executeQuery()) {
                 if (!row.next()) {
@@ -81,7 +86,7 @@ final class SampleDatabase implements AutoCloseable {
      */
     @Override
     public void close() {
-        try (Connection admin = connect("postgres"); Statement statement = admin.createStatement()) {
+        try (Connection admin = server.connect(server.adminDatabase()); Statement statement = admin.createStatement()) {
             statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
         } catch (SQLException e) {
             throw new IllegalStateException("Could not drop database " + name, e);
@@ -92,15 +97,11 @@ final class SampleDatabase implements AutoCloseable {
      * @return a new connection to this database as the suite's user
      */
     Connection connect() throws SQLException {
-        return connect(name);
-    }
-
-    private static Connection connect(String database) throws SQLException {
-        return DriverManager.getConnection("jdbc:postgresql://" + HOST + ":" + PORT + "/" + database, USER, PASSWORD);
+        return server.connect(name);
     }
 
     @Override
     public String toString() {
-        return "PostgreSQL database " + name + " on " + HOST + ":" + PORT;
+        return "database " + name + " on " + server;
     }
 }

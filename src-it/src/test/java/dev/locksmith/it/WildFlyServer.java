@@ -64,6 +64,10 @@ final class WildFlyServer extends ProcessServer {
         }
     }
 
+    /**
+     * The data source deployment. In the 7.0 schema of a {@code -ds.xml} the user and password are
+     * elements: as attributes they are ignored, and the driver logs in as the OS user.
+     */
     private String dataSource() {
         String password = environment.getOrDefault("SAMPLE_DB_PASSWORD", "");
         return """
@@ -72,11 +76,15 @@ final class WildFlyServer extends ProcessServer {
                     <datasource jndi-name="java:/jdbc/stock" pool-name="stock">
                         <connection-url>jdbc:postgresql://%s:%s/%s</connection-url>
                         <driver>postgresql.jar</driver>
-                        <security user-name="%s" password="%s"/>
+                        <security>
+                            <user-name>%s</user-name>
+                            %s
+                        </security>
                     </datasource>
                 </datasources>
                 """.formatted(environment.get("SAMPLE_DB_HOST"), environment.get("SAMPLE_DB_PORT"),
-                environment.get("SAMPLE_DB_NAME"), environment.get("SAMPLE_DB_USER"), password);
+                environment.get("SAMPLE_DB_NAME"), environment.get("SAMPLE_DB_USER"),
+                password.isEmpty() ? "" : "<password>" + password + "</password>");
     }
 
     private static void copyTree(Path from, Path to) throws IOException {

@@ -61,7 +61,9 @@ public final class FreePorts {
      */
     private static int ephemeralLow() {
         try {
-            String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim();
+            // Not Files.readString: a /proc file reports size 0, and readString then returned only "3",
+            // which put the chosen ports inside the ephemeral range.
+            String range = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0).trim();
             int low = Integer.parseInt(range.split("\\s+")[0]);
             return low > LOWEST + 1_000 ? low : 49_152;
         } catch (IOException | RuntimeException e) {
