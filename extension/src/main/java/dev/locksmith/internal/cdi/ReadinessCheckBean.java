@@ -21,14 +21,17 @@ import org.eclipse.microprofile.health.Readiness;
  * {@link dev.locksmith.internal.classpath.OptionalApi#HEALTH} said the API is there: verifying
  * this class loads the MicroProfile Health API.
  *
- * <p>Its bean class is {@link HealthCheck}, not a class of Locksmith's jar. Weld puts a bean added
- * with {@link AfterBeanDiscovery#addBean(Bean)} in the bean archive of its bean class, and only
- * code whose archive can see that one finds it. Locksmith's jar holds a portable extension and
- * no {@code beans.xml}, so it is no bean archive: on WildFly its classes land in an archive that
+ * <p>Its bean class is {@link Object}, not a class of Locksmith's jar. Weld puts a bean added with
+ * {@link AfterBeanDiscovery#addBean(Bean)} in the bean archive of its bean class, and only code
+ * whose archive can see that one finds it. Locksmith's jar holds a portable extension and no
+ * {@code beans.xml}, so it is no bean archive: on WildFly its classes land in an archive that
  * only the deployment's own classes see, and the server's Health subsystem, a module of its own,
- * found no check there and reported its default {@code ready-<deployment>} instead. Every Health
- * implementation sees the Health API, so a bean in the API's archive is found wherever the API is.
- * (A bean made with {@code addBean().beanClass(..)} would still land in the extension's archive.)
+ * found no check there and reported its default {@code ready-<deployment>} instead. A class of the
+ * JDK's bootstrap class loader puts the bean in the archive every other one sees, on WildFly,
+ * Open Liberty and Payara alike. The Health API's own {@code HealthCheck} would not do: Open
+ * Liberty wires archives by class loader parentage, and the application's loader is no child of
+ * the one that loads the API there. (A bean made with {@code addBean().beanClass(..)} would still
+ * land in the extension's archive.)
  */
 final class ReadinessCheckBean implements Bean<HealthCheck>, PassivationCapable {
     private static final Set<Type> TYPES = Set.of(HealthCheck.class, Object.class);
@@ -63,7 +66,7 @@ final class ReadinessCheckBean implements Bean<HealthCheck>, PassivationCapable 
 
     @Override
     public Class<?> getBeanClass() {
-        return HealthCheck.class;
+        return Object.class;
     }
 
     @Override
