@@ -7,8 +7,11 @@ import dev.locksmith.testing.CdiContainers;
 import dev.locksmith.testing.LocalRedisServer;
 import dev.locksmith.testing.TestConfig;
 import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.spi.Bean;
+import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.Set;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
@@ -34,6 +37,9 @@ class RedisReadinessCheckTest {
     @Inject
     @Readiness
     Instance<HealthCheck> readiness;
+
+    @Inject
+    BeanManager beanManager;
 
     @BeforeAll
     static void startRedis() {
@@ -64,5 +70,19 @@ class RedisReadinessCheckTest {
         server.restart();
         Await.until("readiness is UP again", Duration.ofSeconds(30),
                 () -> check.call().getStatus() == HealthCheckResponse.Status.UP);
+    }
+
+    /**
+     * WildFly's Health subsystem looks for checks from a bean archive of its own, which does not
+     * see the one Locksmith's extension lands in (its jar has no beans.xml). A bean added through
+     * {@code AfterBeanDiscovery.addBean(Bean)} lands in the archive of its bean class; the archive
+     * of the bootstrap class loader's classes is seen by every other, on every Weld-based server.
+     */
+    @Test
+    void theReadinessBeanBelongsToTheArchiveEveryOtherSeesSoEveryHealthImplementationFindsIt() {
+        Set<Bean<?>> beans = beanManager.getBeans(HealthCheck.class, Readiness.Literal.INSTANCE);
+
+        assertThat(beans).singleElement()
+                .satisfies(bean -> assertThat(bean.getBeanClass().getClassLoader()).as("%s", bean).isNull());
     }
 }

@@ -10,7 +10,9 @@ enum OtherRuntime implements SampleRuntime {
     /** Payara Micro 6: the full MicroProfile platform, Jakarta EE Web Profile and EJB Lite. */
     PAYARA_MICRO(true, "EJB5184"),
     /** WildFly with its default {@code standalone.xml}: MicroProfile Config but not MicroProfile Health. */
-    WILDFLY(false, "WFLYEJB0034");
+    WILDFLY(false, "WFLYEJB0034"),
+    /** WildFly with {@code standalone.xml} and the {@code microprofile-health-smallrye} subsystem added to it. */
+    WILDFLY_WITH_HEALTH(true, "WFLYEJB0034");
 
     private final boolean health;
     private final String systemExceptionMessage;
@@ -23,7 +25,7 @@ enum OtherRuntime implements SampleRuntime {
     @Override
     public SampleServer start(String name, Path workDir, Map<String, String> environment) {
         return this == PAYARA_MICRO ? PayaraMicroServer.start(name, workDir, environment)
-                : WildFlyServer.start(name, workDir, environment);
+                : WildFlyServer.start(name, workDir, environment, health);
     }
 
     @Override
@@ -48,6 +50,10 @@ enum OtherRuntime implements SampleRuntime {
 
     @Override
     public String toString() {
-        return this == PAYARA_MICRO ? "Payara Micro" : "WildFly";
+        return switch (this) {
+            case PAYARA_MICRO -> "Payara Micro";
+            case WILDFLY -> "WildFly";
+            case WILDFLY_WITH_HEALTH -> "WildFly with MicroProfile Health";
+        };
     }
 }

@@ -1,7 +1,10 @@
 package dev.locksmith.it;
 
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -12,7 +15,20 @@ import java.util.concurrent.TimeUnit;
 final class Readiness {
     private static final long POLL_MILLIS = 250;
 
+    /** The name of Locksmith's readiness check. */
+    static final String LOCKSMITH_CHECK = "locksmith-redis";
+
     private Readiness() {
+    }
+
+    /**
+     * @param readiness an answer of {@code /health/ready}
+     * @return Locksmith's check in it, or nothing if the answer has none (or is no Health answer at all)
+     */
+    static Optional<JsonObject> locksmithCheck(Reply readiness) {
+        return readiness.body().getOrDefault("checks", JsonValue.EMPTY_JSON_ARRAY).asJsonArray().stream()
+                .map(JsonObject.class::cast).filter(check -> LOCKSMITH_CHECK.equals(check.getString("name", null)))
+                .findFirst();
     }
 
     static void awaitStatus(List<SampleClient> servers, String status, Duration deadline) {

@@ -44,8 +44,11 @@ final class SampleClient {
         return send(request("/api/info").GET());
     }
 
+    /**
+     * @return {@code /health/ready}, where the server offers it (see {@link SampleServer#healthUri()})
+     */
     Reply readiness() {
-        return send(request("/health/ready").GET());
+        return send(HttpRequest.newBuilder(URI.create(server.healthUri() + "/health/ready")).timeout(REQUEST_TIMEOUT).GET());
     }
 
     Reply level(String sku) {

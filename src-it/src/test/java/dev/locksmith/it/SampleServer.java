@@ -20,6 +20,14 @@ interface SampleServer extends AutoCloseable {
     URI baseUri();
 
     /**
+     * @return where the server answers {@code /health/ready}: {@link #baseUri()}, or on WildFly its
+     *         management interface
+     */
+    default URI healthUri() {
+        return baseUri();
+    }
+
+    /**
      * @return the process id of the server's JVM
      */
     long pid();

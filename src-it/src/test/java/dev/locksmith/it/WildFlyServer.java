@@ -11,14 +11,16 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
  * One WildFly server running the sample WAR as a real process: the distribution the build
  * unpacked, with a base directory of its own (a copy of {@code standalone/}), the default
- * {@code standalone.xml} configuration bound to loopback, every port moved by one free offset,
- * and three deployments: the PostgreSQL driver, the data source {@code java:/jdbc/stock}
+ * {@code standalone.xml} configuration bound to loopback, optionally with MicroProfile Health
+ * added by {@code jboss-cli} as a user adds it, every port moved by one free offset, and three
+ * deployments: the PostgreSQL driver, the data source {@code java:/jdbc/stock}
  * ({@code stock-ds.xml}) and the sample as {@code ROOT.war} (see {@code docs/wildfly.md}).
  */
 final class WildFlyServer extends ProcessServer {
@@ -28,6 +30,13 @@ final class WildFlyServer extends ProcessServer {
     private static final Duration START_TIMEOUT = Duration.ofMinutes(4);
     /** The ports of standalone.xml that the offset moves: http, https, management http and https, transactions. */
     private static final int[] PORTS = {8080, 8443, 9990, 9993, 4712, 4713, 8009};
+    /** The commands docs/wildfly.md gives, run on the server's own copy of standalone.xml. */
+    private static final List<String> ADD_MICROPROFILE_HEALTH = List.of(
+            "embed-server --server-config=standalone.xml --std-out=discard",
+            "/extension=org.wildfly.extension.microprofile.health-smallrye:add",
+            "/subsystem=microprofile-health-smallrye:add(security-enabled=false)",
+            "stop-embedded-server");
+    private static final Duration CLI_TIMEOUT = Duration.ofMinutes(2);
 
     private final Path baseDir;
     private final Map<String, String> environment;
@@ -40,27 +49,63 @@ final class WildFlyServer extends ProcessServer {
     }
 
     /**
-     * @param name        the server's name, also its {@code sample.instance}
-     * @param workDir     where its base directory goes
-     * @param environment MicroProfile Config keys as environment variables, and the SAMPLE_DB_* settings
+     * @param name               the server's name, also its {@code sample.instance}
+     * @param workDir            where its base directory goes
+     * @param environment        MicroProfile Config keys as environment variables, and the SAMPLE_DB_* settings
+     * @param microProfileHealth whether to add the {@code microprofile-health-smallrye} subsystem to standalone.xml
      */
-    static WildFlyServer start(String name, Path workDir, Map<String, String> environment) {
+    static WildFlyServer start(String name, Path workDir, Map<String, String> environment, boolean microProfileHealth) {
         WildFlyServer server = new WildFlyServer(name, workDir.resolve(name), environment);
-        server.prepare();
+        server.prepare(microProfileHealth);
         server.launch();
         return server;
     }
 
-    private void prepare() {
+    private void prepare(boolean microProfileHealth) {
         Path home = RuntimeFiles.file("wildfly.home");
         try {
             copyTree(home.resolve("standalone"), baseDir);
+            if (microProfileHealth) {
+                configure(home, ADD_MICROPROFILE_HEALTH);
+            }
             Path deployments = baseDir.resolve("deployments");
             Files.copy(RuntimeFiles.file("postgresql.jar"), deployments.resolve("postgresql.jar"));
             Files.writeString(deployments.resolve("stock-ds.xml"), dataSource());
             Files.copy(RuntimeFiles.file("sample.war"), deployments.resolve("ROOT.war"));
         } catch (IOException e) {
             throw new UncheckedIOException("Could not prepare " + baseDir, e);
+        }
+    }
+
+    /**
+     * Runs {@code jboss-cli} on an embedded, offline server whose base directory is this server's,
+     * so only this server's standalone.xml changes.
+     */
+    private void configure(Path home, List<String> commands) throws IOException {
+        Path output = baseDir.resolve("jboss-cli.out");
+        ProcessBuilder builder = new ProcessBuilder(home.resolve("bin/jboss-cli.sh").toString(),
+                "--commands=" + String.join(",", commands))
+                .redirectErrorStream(true).redirectOutput(output.toFile());
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        builder.environment().put("JAVA_OPTS", "-Djboss.server.base.dir=" + baseDir.toAbsolutePath());
+        Process cli = builder.start();
+        try {
+            if (!cli.waitFor(CLI_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                cli.descendants().forEach(ProcessHandle::destroyForcibly);
+                cli.destroyForcibly();
+                throw new IllegalStateException("jboss-cli did not finish within " + CLI_TIMEOUT + " for " + this
+                        + ":\n" + Files.readString(output));
+            }
+        } catch (InterruptedException e) {
+            cli.descendants().forEach(ProcessHandle::destroyForcibly);
+            cli.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while configuring " + this, e);
+        }
+        String said = Files.readString(output);
+        if (cli.exitValue() != 0 || said.contains("\"outcome\" => \"failed\"")) {
+            throw new IllegalStateException("jboss-cli failed (exit " + cli.exitValue() + ") on " + commands + " for "
+                    + this + ":\n" + said);
         }
     }
 
@@ -139,13 +184,13 @@ final class WildFlyServer extends ProcessServer {
         return URI.create("http://127.0.0.1:" + (8080 + offset));
     }
 
-
-
-
-
-
-
-
+    /**
+     * @return the management interface: WildFly answers {@code /health} there, not on the application's port
+     */
+    @Override
+    public URI healthUri() {
+        return URI.create("http://127.0.0.1:" + (9990 + offset));
+    }
     @Override
     public String describe() {
         return super.describe() + "---- full logs in " + baseDir.resolve("log").toAbsolutePath() + "\n";
