@@ -11,6 +11,7 @@ import dev.locksmith.LockManager;
 import dev.locksmith.Locked;
 import dev.locksmith.Locksmith;
 import dev.locksmith.internal.manager.DefaultLockManager;
+import dev.locksmith.testing.RedisFaults;
 import dev.locksmith.testing.InMemoryNaming;
 import dev.locksmith.testing.JavaProcess;
 import dev.locksmith.testing.LogCapture;
@@ -27,6 +28,10 @@ import jakarta.transaction.TransactionManager;
 import jakarta.transaction.Status;
 import jakarta.transaction.Transactional;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.transaction.xa.XAException;
+import javax.transaction.xa.XAResource;
+import javax.transaction.xa.Xid;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -203,6 +208,85 @@ class ReleaseAfterCompletionTest {
         assertThat(taker.isHeldByCurrentThread()).as("the new holder keeps its lock").isTrue();
         taker.unlock();
         assertThat(redis.lockStateLeftBehind(5_000)).isEmpty();
+    }
+
+    @Test
+    void aReleaseAfterCommitThatRedisRefusesFreesTheLockWithinOneLease() throws Exception {
+        AtomicReference<AutoCloseable> busy = new AtomicReference<>();
+        transactions.begin();
+        stock.reserve("9", () -> true);
+        // Commits between the check before completion and the release after it: Redis answers BUSY then.
+        transactions.getTransaction().enlistResource(new CommittingResource(() -> busy.set(RedisFaults.busy(redis.node()))));
+
+        transactions.commit();
+
+        assertThat(engine().statistics().holds()).as("holds kept after the failed release").isZero();
+        assertThat(engine().statistics().renewed()).as("leases still renewed").isZero();
+        busy.get().close();
+        long freedWithin = System.nanoTime();
+        assertThat(otherJvm.getLock("stock:9").tryLock(LEASE_MILLIS + 2_000, TimeUnit.MILLISECONDS)).isTrue();
+        assertThat(Duration.ofNanos(System.nanoTime() - freedWithin)).isLessThan(Duration.ofMillis(LEASE_MILLIS + 1_000));
+        otherJvm.getLock("stock:9").unlock();
+    }
+
+    /**
+     * A resource of the transaction whose commit runs an action: the moment between the check
+     * before completion and the release after it.
+     */
+    private record CommittingResource(ThrowingRunnable onCommit) implements XAResource {
+        @Override
+        public void commit(Xid xid, boolean onePhase) throws XAException {
+            try {
+                onCommit.run();
+            } catch (Exception e) {
+                throw new XAException(e.toString());
+            }
+        }
+
+        @Override
+        public void end(Xid xid, int flags) {
+        }
+
+        @Override
+        public void forget(Xid xid) {
+        }
+
+        @Override
+        public int getTransactionTimeout() {
+            return 0;
+        }
+
+        @Override
+        public boolean isSameRM(XAResource other) {
+            return other == this;
+        }
+
+        @Override
+        public int prepare(Xid xid) {
+            return XA_OK;
+        }
+
+        @Override
+        public Xid[] recover(int flag) {
+            return new Xid[0];
+        }
+
+        @Override
+        public void rollback(Xid xid) {
+        }
+
+        @Override
+        public boolean setTransactionTimeout(int seconds) {
+            return false;
+        }
+
+        @Override
+        public void start(Xid xid, int flags) {
+        }
+    }
+
+    private interface ThrowingRunnable {
+        void run() throws Exception;
     }
 
     @Test

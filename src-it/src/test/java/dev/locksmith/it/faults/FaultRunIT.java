@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Timeout;
  * handful of names through a proxy to one Redis and write, under each lock, to a
  * {@link FencedResource} with their fencing tokens. Meanwhile faults are injected at random:
  * {@code CLIENT KILL}, Redis paused shorter and longer than the lease, Redis restarted with and
- * without its data, a worker killed with {@code kill -9}, the proxy stalled. Afterwards: no two
+ * without its data, a worker killed with {@code kill -9}, the proxy stalled, and Redis answering
+ * BUSY or holding writes back ({@code CLIENT PAUSE WRITE}) while locks are released and handed over. Afterwards: no two
  * holds that their unlock confirmed overlapped, the resource accepted no token lower than one
  * before it, and no accepted write is missing.
  *
@@ -125,6 +126,51 @@ class FaultRunIT {
                 Thread.sleep(fraction(random, 0.2, 2.0).toMillis());
                 network.resume();
             }
+            case BUSY_WHILE_RELEASING -> busy(redis, fraction(random, 0.2, 0.8));
+            case WRITES_PAUSED_WHILE_RELEASING -> {
+                // Shorter and longer than the workers' 500 ms command timeout: some releases are
+                // answered late, some time out and run afterwards.
+                Duration pause = fraction(random, 0.2, 1.0);
+                redis.command("CLIENT", "PAUSE", Long.toString(pause.toMillis()), "WRITE");
+                Thread.sleep(pause.toMillis());
+            }
+        }
+    }
+
+    /**
+     * Keeps Redis busy with a script that never ends, so that every other command is answered
+     * BUSY, for {@code howLong}; then kills the script.
+     */
+    private static void busy(LocalRedisServer redis, Duration howLong) throws InterruptedException {
+        redis.command("CONFIG", "SET", "busy-reply-threshold", "20"); // again: a restart forgets it
+        Thread script = new Thread(() -> {
+            try {
+                redis.command("EVAL", "while true do end", "0");
+            } catch (RuntimeException killed) {
+                // SCRIPT KILL ends the script's own call with an error, and that is its end.
+            }
+        }, "fault-busy-script");
+        script.setDaemon(true);
+        script.start();
+        Await.until("Redis answers BUSY", Duration.ofSeconds(10), () -> !answers(redis));
+        Thread.sleep(howLong.toMillis());
+        Await.until("the busy script is killed", Duration.ofSeconds(10), () -> {
+            try {
+                redis.command("SCRIPT", "KILL");
+            } catch (RuntimeException notBusy) {
+                // NOTBUSY: it ended already.
+            }
+            return answers(redis);
+        });
+        script.join(10_000);
+    }
+
+    private static boolean answers(LocalRedisServer redis) {
+        try {
+            redis.command("PING");
+            return true;
+        } catch (RuntimeException busy) {
+            return false;
         }
     }
 
