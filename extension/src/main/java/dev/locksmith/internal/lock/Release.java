@@ -147,6 +147,9 @@ final class Release {
         }
         context.leases().forget(hold);
         if (result < 0) {
+            if (taker != null) {
+                line.fellThrough(taker, sentAt, false); // Redis said so: nothing was passed
+            }
             context.contention().wakeLine(lock.keys().channel());
             throw lost(lock, hold, "before it was released: its lease expired or it was force-unlocked");
         }
