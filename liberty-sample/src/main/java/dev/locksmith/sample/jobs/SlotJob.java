@@ -18,7 +18,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * server: every 2 s it writes which server ran which slot to {@code job_run}. Without a lock each
  * server would write a row per slot; with {@code @Locked} and {@code waitTime = 0} alone, a server
  * whose timer fires a little late (clock skew) finds the lock already free and runs the slot again.
- * The minimum hold keeps the lock for 1 s after the run started, so the late server skips the slot,
+ * The minimum hold keeps the lock for 1.5 s after the run started, so the late server skips the slot,
  * quietly ({@code whenHeld = SKIP}): nothing is thrown into the timer service. A server that dies
  * mid-run holds the lock for at most one lease ({@code locksmith.lease-time}); the next slot after
  * that runs on another server. {@code GET /api/locks/sample-job} shows the last run.
@@ -38,14 +38,14 @@ public class SlotJob {
     String instance;
 
     /**
-     * @param timer the timer that fired, unused: the slot is the 2-s mark nearest to now, which a
-     *              late timer (by less than a second) still names right
+     * @param timer the timer that fired: during the callback its next timeout is the next slot,
+     *              so this slot is 2 s before it, however late the callback runs
      */
     @Schedule(second = "*/2", minute = "*", hour = "*", persistent = false)
-    @Locked(value = LOCK, whenHeld = WhenHeld.SKIP, minHold = 1_000, unit = ChronoUnit.MILLIS)
+    @Locked(value = LOCK, whenHeld = WhenHeld.SKIP, minHold = 1_500, unit = ChronoUnit.MILLIS)
     public void runSlot(Timer timer) {
         long now = System.currentTimeMillis();
-        Instant slot = Instant.ofEpochMilli(Math.round(now / (double) SLOT_MILLIS) * SLOT_MILLIS);
+        Instant slot = timer.getNextTimeout().toInstant().minusMillis(SLOT_MILLIS);
         entityManager.createNativeQuery("INSERT INTO job_run (slot, instance, ran_at) VALUES (?, ?, ?)")
                 .setParameter(1, slot.toString())
                 .setParameter(2, instance)
