@@ -8,7 +8,9 @@ import java.time.Instant;
  * {@link LockManager#describe(String)}.
  *
  * @param owner        the holder's owner id: its manager's id and its thread's id
- * @param mode         {@code exclusive} (a reentrant lock), {@code fair}, {@code read} or {@code write}
+ * @param mode         {@code exclusive} (a reentrant lock), {@code fair}, {@code read}, {@code write}, or
+ *                     {@code kept}: a job returned before its minimum hold, and the lock stays taken
+ *                     until then (holdCount 0)
  * @param process      how the holder's manager describes itself, such as
  *                     {@code pid 4711 on shop-1, application shop}; null when that manager no
  *                     longer says (it closed, or its process died and its lease runs out)

@@ -56,6 +56,39 @@ public interface LockManager extends AutoCloseable {
     <T> T callWithLock(String name, Duration waitTime, Callable<T> action) throws Exception;
 
     /**
+     * Runs {@code action} while holding the reentrant lock of that name, taken, kept and given up
+     * as {@code options} say: a fixed lease (the most the lock is kept), a minimum hold (the least),
+     * and whether a lock held elsewhere skips the action instead of failing. A call with a minimum
+     * hold or a skip records its run ({@link LastRun}) for {@link #describe(String)}. Inside a JTA
+     * transaction the release waits until the transaction completes, and then keeps the lock for
+     * what is left of the minimum hold.
+     *
+     * <pre>{@code
+     * scheduler.scheduleAtFixedRate(() -> locks.callWithLock("cleanup",
+     *         CallOptions.waitingUpTo(Duration.ZERO).minHold(Duration.ofSeconds(50)).skipWhenHeld(),
+     *         () -> cleanup.run()), 0, 1, TimeUnit.MINUTES);
+     * }</pre>
+     *
+     * @param name    the lock's name
+     * @param options how to take and keep it
+     * @param action  what to run while holding it
+     * @param <T>     what the action returns
+     * @return what the action returned, or null when it was skipped
+     * @throws LockTimeoutException if the lock was not acquired within the wait time and the
+     *                              options do not skip
+     * @throws Exception            whatever the action threw; the lock is released (or kept for
+     *                              the minimum hold) either way
+     * @throws UnsupportedOperationException from an implementation that only knows the plain
+     *                              {@code callWithLock} and options that need more than a wait
+     */
+    default <T> T callWithLock(String name, CallOptions options, Callable<T> action) throws Exception {
+        if (options.leaseTime() != null || !options.minHold().isZero() || options.whenHeld() != WhenHeld.FAIL) {
+            throw new UnsupportedOperationException(getClass().getName() + " supports only a wait time: " + options);
+        }
+        return callWithLock(name, options.waitTime(), action);
+    }
+
+    /**
      * Says who holds the lock of this name now, of any kind, since when, how long its lease has
      * left, and how many wait: the answer to "who holds this lock?" when a job is stuck. Any
      * process can ask; each holder's process is described by host, process id and application

@@ -27,7 +27,17 @@ import java.time.temporal.ChronoUnit;
  *
  * <p>Inside a JTA transaction the release is deferred until the transaction completes, and the
  * commit fails if the lock was lost before it. A lock not acquired within the wait time ends the
- * call with {@link LockTimeoutException}.
+ * call with {@link LockTimeoutException}, unless {@link #whenHeld()} says to skip it.
+ *
+ * <p>On a timer (an EJB {@code @Schedule}, a Jakarta Concurrency scheduled method) that fires on
+ * every server of a cluster, the job runs once per slot with a minimum hold and a skip:
+ *
+ * <pre>{@code
+ * @Schedule(second = "0/10", minute = "*", hour = "*", persistent = false)
+ * @Locked(value = "report", whenHeld = WhenHeld.SKIP,   // held elsewhere: not run, nothing thrown
+ *         minHold = 5, leaseTime = 60)                 // kept 5 s at least, 60 s at most
+ * void report() { ... }
+ * }</pre>
  */
 @InterceptorBinding
 @Inherited
@@ -38,13 +48,17 @@ public @interface Locked {
 
     /**
      * @return the lock name template: literal text with {@code {name}}, {@code {0}} or
-     *         {@code {param.property}} placeholders; empty means {@code Class#method}
+     *         {@code {param.property}} placeholders; empty means {@code Class#method}. A
+     *         {@link java.util.Date} or {@link java.time.temporal.TemporalAccessor} value (such as
+     *         {@code {timer.nextTimeout}} of a timeout method's {@code jakarta.ejb.Timer}) is written
+     *         as an ISO-8601 instant in UTC, the same on every server whatever its time zone
      */
     @Nonbinding
     String value() default "";
 
     /**
-     * @return how long to wait for the lock, in {@link #unit()}; -1 takes {@code locksmith.wait-time}
+     * @return how long to wait for the lock, in {@link #unit()}; -1 takes {@code locksmith.wait-time},
+     *         or 0 (one attempt) when {@link #whenHeld()} is {@link WhenHeld#SKIP}
      */
     @Nonbinding
     long waitTime() default -1;
@@ -56,7 +70,28 @@ public @interface Locked {
     long leaseTime() default -1;
 
     /**
-     * @return the unit of {@link #waitTime()} and {@link #leaseTime()}
+     * @return the shortest time the lock is kept after it was granted, in {@link #unit()}
+     *         (ShedLock's {@code lockAtLeastFor}); 0, the default, releases it when the method
+     *         returns. A method that returns sooner leaves the lock taken, by nobody, for what is
+     *         left: no watchdog renews it, and nobody (not even this server) gets it before then.
+     *         Inside a transaction it is kept until the later of the commit and the minimum hold.
+     *         At most {@link #leaseTime()} when that is fixed; only for {@code REENTRANT} and
+     *         {@code FAIR} locks. Overridable as {@code .../Locked/minHold}
+     */
+    @Nonbinding
+    long minHold() default 0;
+
+    /**
+     * @return what happens when the lock is not free within the wait time: {@link WhenHeld#FAIL}
+     *         (the default) throws {@link LockTimeoutException}; {@link WhenHeld#SKIP} does not call
+     *         the method and returns normally. A skipping or minimum-holding call also records its
+     *         run in Redis for {@link LockManager#describe(String)} ({@link LastRun})
+     */
+    @Nonbinding
+    WhenHeld whenHeld() default WhenHeld.FAIL;
+
+    /**
+     * @return the unit of {@link #waitTime()}, {@link #leaseTime()} and {@link #minHold()}
      */
     @Nonbinding
     ChronoUnit unit() default ChronoUnit.SECONDS;

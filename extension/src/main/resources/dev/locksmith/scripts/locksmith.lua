@@ -13,6 +13,7 @@
 -- '-' a reentrant holder, 'w' a reentrant holder with such waiters of its own process only,
 -- 'W' a reentrant holder with such waiters in another process, 'f' a fair holder (whose
 -- release wakes the head of the fair queue anyway), 'F' a fair holder with such waiters.
+-- 'k' a lock kept after its holder's last release, until its minimum hold has passed (see keep).
 -- An owner id is <manager id>:<thread id>, one manager per process (or per LockManager).
 -- The key's time to live is the lease. For a moment after a release it may hold instead
 --   y<manager id>:
@@ -52,9 +53,10 @@ local function exclusive_fields(value)
 end
 
 -- Whether the value names that owner as its holder: exclusive_fields' owner, read as a prefix
--- comparison that builds no captures, because every operation asks it.
+-- comparison that builds no captures, because every operation asks it. A kept lock (mark 'k',
+-- see keep) names its last holder but is nobody's: not even that owner may take it afresh.
 local function owned_by(value, owner)
-    return value and string.sub(value, 2, #owner + 2) == owner .. '|'
+    return value and string.sub(value, 2, #owner + 2) == owner .. '|' and string.sub(value, 1, 1) ~= 'k'
 end
 
 -- The manager part of an owner id, with its ':'.
@@ -259,6 +261,39 @@ function ops.release()
         wake(ARGV[3], KEYS[2], '*')
     end
     return yields and 1 or 0
+end
+
+-- keep: the last hold of an owner on the reentrant or fair lock ends before its minimum hold has
+-- passed (a job that returned early): instead of being deleted, the lock stays taken, by nobody
+-- (mark 'k', which no owner holds and no acquisition takes), for what is left of the minimum hold,
+-- and then expires. Nobody is woken: waiters wait for its time to live, as for any holder's lease.
+-- The latch is written first, as by release: a script that fails after it leaves the lock held
+-- by the owner until its own lease runs out, never freed early; a retry answers what the first
+-- copy would have.
+-- KEYS[1] lock, KEYS[2] release channel (unused; it keeps the keys of every release alike),
+-- KEYS[3] the owner's release latch
+-- ARGV[1] owner, ARGV[2] latch lifetime ms, ARGV[3] how long to keep the lock, ms, ARGV[4] request id
+-- returns 0 when kept, -1 when the owner held nothing (lost)
+function ops.keep()
+    local current = redis.call('get', KEYS[1])
+    local answer = begin_release(current, 0)
+    if answer then
+        return answer
+    end
+    local _, owner, token, _, since, thread = exclusive_fields(current)
+    redis.call('set', KEYS[1], exclusive_value('k', owner, token, 0, since, thread), 'xx', 'px', ARGV[3])
+    return 0
+end
+
+-- last-run: remembers how the latest run of a job under a lock ended, for describe. One string
+-- per lock name, overwritten by every run and expiring with the fencing counter's lifetime.
+-- KEYS[1] the lock's last-run key
+-- ARGV[1] '<started ms>|<took ms>|<outcome>|<fencing token>|<error class or empty>|<thread>|<process>',
+-- ARGV[2] its lifetime ms
+-- returns 1
+ops['last-run'] = function()
+    redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[2])
+    return 1
 end
 
 -- hand-over: the last hold of an owner on the reentrant lock passes straight to an owner of the
@@ -672,12 +707,13 @@ end
 
 -- inspect: who holds a lock of any kind and how many wait, for LockManager.describe; nothing is
 -- written.
--- KEYS[1] the exclusive lock, KEYS[2] its read/write hash, KEYS[3] its fair queue
+-- KEYS[1] the exclusive lock, KEYS[2] its read/write hash, KEYS[3] its fair queue, KEYS[4] its
+-- last-run record
 -- ARGV[1] its release channel, ARGV[2] 'sharded' in a cluster, else '', ARGV[3] its read/write
 -- lock's release channel
 -- returns lines 'holder|<mode>|<owner>|<fencing token>|<hold count>|<since ms>|<lease left ms>|<thread>'
--- (mode exclusive, fair, read or write; hold count 0 when Redis does not keep it) and
--- 'waiting|<queued>|<subscribed processes>'
+-- (mode exclusive, fair, kept, read or write; hold count 0 when Redis does not keep it),
+-- 'waiting|<queued>|<subscribed processes>' and, if there is one, 'last-run|<record>' (see last-run)
 ops.inspect = function()
     local now = now_ms()
     local lines = {}
@@ -687,7 +723,7 @@ ops.inspect = function()
         mark, owner, token, count, since, thread = exclusive_fields(value)
     end
     if mark then
-        local mode = (mark == 'f' or mark == 'F') and 'fair' or 'exclusive'
+        local mode = (mark == 'f' or mark == 'F') and 'fair' or (mark == 'k' and 'kept' or 'exclusive')
         table.insert(lines, table.concat({'holder', mode, owner, token, count, since, redis.call('pttl', KEYS[1]),
             thread}, '|'))
     end
@@ -710,5 +746,9 @@ ops.inspect = function()
     end
     local subscribed = redis.call('pubsub', ARGV[2] == 'sharded' and 'shardnumsub' or 'numsub', ARGV[1], ARGV[3])
     table.insert(lines, 'waiting|' .. queued .. '|' .. (subscribed[2] + subscribed[4]))
+    local last_run = redis.call('get', KEYS[4])
+    if last_run then
+        table.insert(lines, 'last-run|' .. last_run)
+    end
     return lines
 end

@@ -2,7 +2,9 @@ package dev.locksmith.cdi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.locksmith.LockType;
 import dev.locksmith.Locked;
+import dev.locksmith.WhenHeld;
 import dev.locksmith.testing.CdiContainers;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -99,6 +101,41 @@ class DeploymentValidationTest {
         String message = deploymentFailure(MonthlyUnit.class);
 
         assertThat(message).contains("MonthlyUnit#run(): unit MONTHS has no fixed length");
+    }
+
+    @Test
+    void aMinimumHoldLongerThanTheLeaseFailsNamingTheMethodTheValuesAndTheFix() {
+        String message = deploymentFailure(OverlongMinimum.class);
+
+        assertThat(message).contains("@Locked(\"report\") on OverlongMinimum#report(): minHold = 10s is longer than"
+                + " leaseTime = 5s. The lease is the longest the lock is kept (ShedLock's lockAtMostFor), the minimum"
+                + " hold the shortest (lockAtLeastFor): shorten minHold, lengthen leaseTime, or use leaseTime = -1");
+    }
+
+    @Test
+    void aMinimumHoldOverrideIsCheckedAgainstTheLeaseToo() {
+        String key = Overridden.class.getName() + "/run/Locked/minHold";
+
+        String message = deploymentFailure(Map.of(key, "2m", "Locked/leaseTime", "1m"), Overridden.class);
+
+        assertThat(message).contains("Overridden#run(): minHold = 2m is longer than leaseTime = 1m");
+    }
+
+    @Test
+    void aMinimumHoldOnAReadWriteLockFails() {
+        String message = deploymentFailure(ReadJob.class);
+
+        assertThat(message).contains("ReadJob#read(): minHold = 5s with type = READ: only a REENTRANT or FAIR lock can"
+                + " be kept after its holder returns");
+    }
+
+    @Test
+    void skippingAMethodThatReturnsAPrimitiveFailsWithTheFix() {
+        String message = deploymentFailure(CountingJob.class);
+
+        assertThat(message).contains("CountingJob#count(): whenHeld = SKIP, but the method returns int, which a"
+                + " skipped call has no value for. Return void, a wrapper such as Integer (null when skipped) or"
+                + " Optional (empty when skipped)");
     }
 
     @Test
@@ -223,6 +260,28 @@ class DeploymentValidationTest {
 
         @Locked(value = "negative", leaseTime = -3)
         public void negative() {
+        }
+    }
+
+    @ApplicationScoped
+    static class OverlongMinimum {
+        @Locked(value = "report", leaseTime = 5, minHold = 10, whenHeld = WhenHeld.SKIP)
+        public void report() {
+        }
+    }
+
+    @ApplicationScoped
+    static class ReadJob {
+        @Locked(value = "read", type = LockType.READ, minHold = 5)
+        public void read() {
+        }
+    }
+
+    @ApplicationScoped
+    static class CountingJob {
+        @Locked(value = "count", whenHeld = WhenHeld.SKIP)
+        public int count() {
+            return 1;
         }
     }
 

@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.arjuna.ats.jta.cdi.TransactionExtension;
+import dev.locksmith.CallOptions;
 import dev.locksmith.DistributedLock;
 import dev.locksmith.LockLostException;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locked;
 import dev.locksmith.Locksmith;
 import dev.locksmith.internal.manager.DefaultLockManager;
+import dev.locksmith.testing.Await;
 import dev.locksmith.testing.RedisFaults;
 import dev.locksmith.testing.InMemoryNaming;
 import dev.locksmith.testing.JavaProcess;
@@ -122,6 +124,35 @@ class ReleaseAfterCompletionTest {
 
     private DefaultLockManager engine() {
         return (DefaultLockManager) ((WeldClientProxy) locks).getMetadata().getContextualInstance();
+    }
+
+    @Test
+    void aMinimumHoldOutlastingTheCommitKeepsTheLockAfterItAndOneEndingBeforeDoesNot() throws Exception {
+        Duration minHold = Duration.ofMillis(1_500);
+        CallOptions job = CallOptions.waitingUpTo(Duration.ZERO).minHold(minHold).skipWhenHeld();
+        long started = System.nanoTime();
+        transactions.begin();
+        locks.callWithLock("settlement", job, () -> true);
+        boolean heldBeforeCommit = !otherJvmCanLock("settlement");
+        transactions.commit();
+
+        boolean keptAfterCommit = !otherJvmCanLock("settlement");
+        String mode = otherJvm.describe("settlement").holders().get(0).mode();
+        Await.until("the minimum hold passed", Duration.ofSeconds(5), () -> otherJvmCanLock("settlement"));
+
+        assertThat(heldBeforeCommit).isTrue();
+        assertThat(keptAfterCommit).as("kept after the commit for the rest of the minimum hold").isTrue();
+        assertThat(mode).isEqualTo("kept");
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(minHold);
+
+        transactions.begin();
+        locks.callWithLock("short-hold", CallOptions.waitingUpTo(Duration.ZERO).minHold(Duration.ofMillis(200)),
+                () -> true);
+        Thread.sleep(300); // a commit that outlasts the minimum hold
+        transactions.commit();
+
+        assertThat(otherJvmCanLock("short-hold")).as("released at once after a commit later than the minimum hold")
+                .isTrue();
     }
 
     @Test

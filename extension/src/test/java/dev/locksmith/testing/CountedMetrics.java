@@ -1,5 +1,6 @@
 package dev.locksmith.testing;
 
+import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.metrics.SdkMeterProvider;
 import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
@@ -28,6 +29,19 @@ public final class CountedMetrics implements AutoCloseable {
         return reader.collectAllMetrics().stream().filter(metric -> metric.getName().equals(name))
                 .flatMap(metric -> metric.getLongSumData().getPoints().stream())
                 .mapToLong(point -> point.getValue()).sum();
+    }
+
+    /**
+     * @param name      a histogram's name, such as {@code locksmith.lock.wait.duration}
+     * @param attribute an attribute's key, such as {@code locksmith.lock.wait.outcome}
+     * @param value     the attribute's value, such as {@code skipped}
+     * @return how many values it recorded with that attribute, 0 when none
+     */
+    public long recorded(String name, String attribute, String value) {
+        return reader.collectAllMetrics().stream().filter(metric -> metric.getName().equals(name))
+                .flatMap(metric -> metric.getHistogramData().getPoints().stream())
+                .filter(point -> value.equals(point.getAttributes().get(AttributeKey.stringKey(attribute))))
+                .mapToLong(point -> point.getCount()).sum();
     }
 
     /**

@@ -23,7 +23,9 @@ import java.time.Duration;
  *       the reservation's {@code COMMIT} wait for an advisory lock the test holds, a commit made
  *       slow on purpose;</li>
  *   <li>SKUs {@value #DOOMED}: a trigger refuses the stock update, so the reservation fails after
- *       its work began and its transaction rolls back.</li>
+ *       its work began and its transaction rolls back;</li>
+ *   <li>the sample's scheduled job waits at its insert into {@code job_run}, holding its lock,
+ *       while the test holds {@code holdCommit(database, JOB_GATE)}.</li>
  * </ul>
  * A stopped reservation shows as a session of the sample waiting on a lock in
  * {@code pg_stat_activity}, which {@link #awaitWaiting} watches.
@@ -31,6 +33,8 @@ import java.time.Duration;
 final class DatabaseGates {
     static final String SLOW_COMMIT = "slow-commit-";
     static final String DOOMED = "doomed-";
+    /** The gate the sample's scheduled job waits at, inside its lock: hold it with {@link #holdCommit}. */
+    static final String JOB_GATE = SLOW_COMMIT + "job-run";
 
     private DatabaseGates() {
     }
@@ -56,6 +60,11 @@ final class DatabaseGates {
             statement.execute("CREATE CONSTRAINT TRIGGER it_commit_gate AFTER INSERT ON reservation"
                     + " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.sku LIKE '" + SLOW_COMMIT + "%')"
                     + " EXECUTE FUNCTION it_commit_gate()");
+            // The scheduled job's insert waits, inside its lock, while the test holds the gate of JOB_GATE.
+            statement.execute("CREATE FUNCTION it_job_gate() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                    + " PERFORM pg_advisory_xact_lock_shared(hashtext('" + JOB_GATE + "')); RETURN NULL; END $$");
+            statement.execute("CREATE TRIGGER it_job_gate AFTER INSERT ON job_run FOR EACH ROW"
+                    + " EXECUTE FUNCTION it_job_gate()");
             statement.execute("""
                     CREATE FUNCTION it_doom() RETURNS trigger LANGUAGE plpgsql AS $$
                     BEGIN

@@ -51,6 +51,33 @@ record ExportedMetrics(long acquisitions, long acquiredWaits) {
     }
 
     /**
+     * @return the waits for locks labelled {@code template} that ended {@code skipped}, summed over
+     *         both servers' latest exports
+     */
+    static long skipped(SampleCluster cluster, String template) {
+        long skipped = 0;
+        for (int i = 0; i < 2; i++) {
+            List<String> log = cluster.process(i).log();
+            for (int line = log.size() - 1; line >= 0; line--) {
+                if (log.get(line).contains("name=locksmith.lock.wait.duration,")) {
+                    String[] points = log.get(line).split("PointData\\{");
+                    for (int p = 1; p < points.length; p++) {
+                        Matcher attributes = ATTRIBUTES.matcher(points[p]);
+                        Matcher count = HISTOGRAM_COUNT.matcher(points[p]);
+                        if (attributes.find() && count.find()
+                                && attributes.group(1).contains("locksmith.lock.name=\"" + template + "\"")
+                                && attributes.group(1).contains("outcome=\"skipped\"")) {
+                            skipped += Long.parseLong(count.group(1));
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+        return skipped;
+    }
+
+    /**
      * @return how much each figure grew since {@code before}
      */
     ExportedMetrics minus(ExportedMetrics before) {

@@ -5,10 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.locksmith.DistributedLock;
 import jakarta.json.JsonObject;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
+import dev.locksmith.testing.Await;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -25,6 +34,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 abstract class SampleChecks {
     static final Duration SOON = Duration.ofSeconds(30);
+    /** The lock of the sample's scheduled job, {@code dev.locksmith.sample.jobs.SlotJob.LOCK}. */
+    static final String SLOT_JOB_LOCK = "sample-job";
 
     /**
      * @return the cluster the subclass registered
@@ -316,5 +327,69 @@ abstract class SampleChecks {
 
         assertThat(grown).as("acquisitions of stock:{sku}, and waits that acquired it, over both servers")
                 .isEqualTo(new ExportedMetrics(20, 20));
+    }
+
+    /**
+     * The sample's scheduled job fires every 2 s on both servers, the second server's timer 300 ms
+     * late ({@link SampleCluster#TIMER_SKEW}), with a job much shorter than the slot: each slot runs
+     * exactly once (rows in the shared database), the late server skips quietly (the metrics count
+     * it where the runtime exports them), the last run is readable, and when the server running a
+     * job dies mid-run, the other server runs a slot within a lease.
+     */
+    @Test
+    @Order(11)
+    void theScheduledJobRunsEachSlotOnceAndMovesToTheOtherServerWhenItsRunnerDies() throws Exception {
+        Duration observed = Duration.ofSeconds(30);
+        Instant from = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(2);
+        Instant to = from.plus(observed);
+        Thread.sleep(Duration.between(Instant.now(), to.plusSeconds(2)).toMillis());
+
+        SortedMap<String, List<String>> runs = database().jobRuns(from, to);
+        Map<String, List<String>> twice = runs.entrySet().stream().filter(run -> run.getValue().size() > 1)
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+        Map<String, Long> byServer = runs.values().stream().flatMap(List::stream)
+                .collect(Collectors.groupingBy(server -> server, TreeMap::new, Collectors.counting()));
+        long skipped = -1;
+        if (cluster().runtime().exportsMetrics()) {
+            Await.until("a skipped slot in the exported metrics", SOON,
+                    () -> ExportedMetrics.skipped(cluster(), SLOT_JOB_LOCK) > 0);
+            skipped = ExportedMetrics.skipped(cluster(), SLOT_JOB_LOCK);
+        }
+        System.out.printf("SCHEDULED-JOB %s: %d slots observed in %s, run twice: %d, runs by server: %s,"
+                + " skipped (exported metrics, -1 = not exported): %d%n", cluster().runtime(), runs.size(), observed,
+                twice.size(), byServer, skipped);
+        assertThat(twice).as("slots run on both servers").isEmpty();
+        assertThat(runs.size()).as("slots run in %s, of %d", observed, observed.toSeconds() / 2)
+                .isGreaterThanOrEqualTo((int) (observed.toSeconds() / 2) - 2);
+        Reply described = first().describeLock(SLOT_JOB_LOCK);
+        JsonObject lastRun = described.body().getJsonObject("lastRun");
+        assertThat(lastRun).as("%s", described).isNotNull();
+        assertThat(lastRun.getString("outcome")).isEqualTo("completed");
+        assertThat(lastRun.getString("process")).contains("pid ");
+
+        Instant killed;
+        String survivor;
+        try (DatabaseGates.Gate gate = DatabaseGates.holdCommit(database(), DatabaseGates.JOB_GATE)) {
+            DatabaseGates.awaitWaiting(database(), 1, SOON);
+            String holder = cluster().locks().describe(SLOT_JOB_LOCK).holders().get(0).process();
+            int runner = cluster().process(0).pid() == pidIn(holder) ? 0 : 1;
+            assertThat(cluster().process(runner).pid()).as("the runner %s", holder).isEqualTo(pidIn(holder));
+            killed = Instant.now();
+            cluster().process(runner).kill();
+            survivor = cluster().process(1 - runner).name();
+        } // the gate opens: the survivor's runs must not wait at it
+        Duration movedAfter = Await.until("a slot runs on " + survivor, SampleCluster.LEASE.plusSeconds(10),
+                () -> database().jobRuns(killed.truncatedTo(ChronoUnit.SECONDS), killed.plusSeconds(60)).values()
+                        .stream().anyMatch(servers -> servers.contains(survivor)));
+
+        System.out.printf("SCHEDULED-JOB %s: the runner died mid-run; %s ran a slot %d ms later%n",
+                cluster().runtime(), survivor, movedAfter.toMillis());
+        assertThat(movedAfter).as("at most the lease, plus a slot to fire in")
+                .isLessThanOrEqualTo(SampleCluster.LEASE.plusSeconds(2).plusMillis(500));
+    }
+
+    private static long pidIn(String process) {
+        Matcher pid = Pattern.compile("pid (\\d+)").matcher(String.valueOf(process));
+        return pid.find() ? Long.parseLong(pid.group(1)) : -1;
     }
 }

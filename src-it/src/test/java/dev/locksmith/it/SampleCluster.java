@@ -42,6 +42,8 @@ final class SampleCluster implements BeforeAllCallback, BeforeEachCallback, Afte
     static final Duration LEASE = Duration.ofSeconds(3);
     /** Long, so that no reservation of the hammer gives up while others hold the lock. */
     static final Duration WAIT = Duration.ofSeconds(60);
+    /** How late the second server's timers fire, as if its clock ran behind: the sample's scheduled job must still run once per slot. */
+    static final Duration TIMER_SKEW = Duration.ofMillis(300);
 
     private final SampleRuntime runtime;
     private final int serverCount;
@@ -97,7 +99,8 @@ final class SampleCluster implements BeforeAllCallback, BeforeEachCallback, Afte
             ExecutorService starters = Executors.newFixedThreadPool(serverCount);
             for (int i = 1; i <= serverCount; i++) {
                 String name = "s" + i;
-                starting.add(CompletableFuture.supplyAsync(() -> runtime.start(name, workDir, environment()), starters));
+                starting.add(CompletableFuture.supplyAsync(() -> runtime.start(name, workDir, environment(name)),
+                        starters));
             }
             starters.shutdown();
             List<RuntimeException> failures = new ArrayList<>();
@@ -121,7 +124,7 @@ final class SampleCluster implements BeforeAllCallback, BeforeEachCallback, Afte
         }
     }
 
-    private Map<String, String> environment() {
+    private Map<String, String> environment(String server) {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("LOCKSMITH_REDIS_URI", redis.uri());
         env.put("LOCKSMITH_KEY_PREFIX", keyPrefix);
@@ -137,6 +140,9 @@ final class SampleCluster implements BeforeAllCallback, BeforeEachCallback, Afte
             env.put("SAMPLE_DB_NAME", database.name());
             env.put("SAMPLE_DB_USER", postgres.user());
             env.put("SAMPLE_DB_PASSWORD", postgres.password());
+            // The sample's scheduled job writes each run to the shared database: on for every pair.
+            env.put("SAMPLE_JOBS_ENABLED", "true");
+            env.put("SAMPLE_JOBS_SKEW", server.equals("s2") ? Long.toString(TIMER_SKEW.toMillis()) : "0");
         }
         return env;
     }

@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -65,6 +66,27 @@ final class SampleDatabase implements AutoCloseable {
      */
     int reservedUnits(String sku) {
         return queryInt("SELECT COALESCE(SUM(quantity), 0) FROM reservation WHERE sku = ?", sku);
+    }
+
+    /**
+     * @return the runs of the sample's scheduled job whose slot is in {@code [from, to)}, each as
+     *         {@code slot -> instances that ran it}, in slot order
+     */
+    java.util.SortedMap<String, List<String>> jobRuns(java.time.Instant from, java.time.Instant to) {
+        java.util.SortedMap<String, List<String>> runs = new java.util.TreeMap<>();
+        try (Connection connection = connect(); PreparedStatement query = connection.prepareStatement(
+                "SELECT slot, instance FROM job_run WHERE slot >= ? AND slot < ? ORDER BY slot, ran_at")) {
+            query.setString(1, from.toString());
+            query.setString(2, to.toString());
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    runs.computeIfAbsent(rows.getString(1), slot -> new java.util.ArrayList<>()).add(rows.getString(2));
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Querying " + name + "'s job runs failed", e);
+        }
+        return runs;
     }
 
     private int queryInt(String sql, String sku) {

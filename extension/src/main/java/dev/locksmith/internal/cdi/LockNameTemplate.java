@@ -2,8 +2,12 @@ package dev.locksmith.internal.cdi;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
+import java.time.Instant;
+import java.time.temporal.ChronoField;
+import java.time.temporal.TemporalAccessor;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Date;
 import java.util.List;
 
 /**
@@ -13,7 +17,9 @@ import java.util.List;
  * <ul>
  *   <li>{@code {sku}}: the parameter named {@code sku} (the class must be compiled with {@code -parameters});</li>
  *   <li>{@code {0}}: the first parameter;</li>
- *   <li>{@code {order.customer.id}} or {@code {0.customer.id}}: through getters or record components.</li>
+ *   <li>{@code {order.customer.id}} or {@code {0.customer.id}}: through getters or record components;</li>
+ *   <li>{@code {timer.nextTimeout}}: a {@link Date} or a point in time ({@link TemporalAccessor}) is
+ *       written as an ISO-8601 instant in UTC, such as {@code 2026-03-01T10:00:02Z}.</li>
  * </ul>
  * An empty template names the lock after the method: {@code fully.qualified.Class#method}.
  */
@@ -77,11 +83,26 @@ final class LockNameTemplate {
                 name.append(literal.text());
             } else {
                 Placeholder placeholder = (Placeholder) part;
-                name.append(placeholder.path().valueOf(arguments[placeholder.index()],
-                        where + ": {" + placeholder.expression() + "}"));
+                name.append(text(placeholder.path().valueOf(arguments[placeholder.index()],
+                        where + ": {" + placeholder.expression() + "}")));
             }
         }
         return name.toString();
+    }
+
+    /**
+     * A point in time as an ISO-8601 instant in UTC, so that every server names the same slot
+     * alike whatever its time zone ({@code {timer.nextTimeout}} is a {@link Date}); anything else
+     * by its {@code toString()}.
+     */
+    private static String text(Object value) {
+        if (value instanceof Date date) {
+            return date.toInstant().toString();
+        }
+        if (value instanceof TemporalAccessor time && time.isSupported(ChronoField.INSTANT_SECONDS)) {
+            return Instant.from(time).toString();
+        }
+        return value.toString();
     }
 
     /**

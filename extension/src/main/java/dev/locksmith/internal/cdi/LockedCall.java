@@ -37,15 +37,15 @@ final class LockedCall {
      * @param operation the resolved {@code @Locked} use
      * @param arguments the call's arguments, for the lock name
      * @param call      the rest of the invocation
-     * @return what the call returned
-     * @throws LockTimeoutException if the lock was not acquired within the wait time
+     * @return what the call returned, or what a skipped call returns (null, {@code Optional.empty()})
+     * @throws LockTimeoutException if the lock was not acquired within the wait time and the use does not skip
      * @throws Exception            whatever the call threw; the lock is released either way
      */
     static Object run(LockManager locks, Supplier<UnlockDeferral> deferral, LockedOperation operation, Object[] arguments,
                       Callable<Object> call) throws Exception {
         DistributedLock lock = lockOf(locks, operation, operation.lockName(arguments));
-        GuardedCall guarded = new GuardedCall(lock, operation.waitTime(), operation.leaseTime(), operation.where(),
-                operation.name().text());
+        GuardedCall guarded = new GuardedCall(lock, operation.waitTime(), operation.leaseTime(), operation.minHold(),
+                operation.skip(), operation.where(), operation.name().text());
         return guarded.call(new LazyDeferral(deferral), () -> {
             enter(lock);
             try {
@@ -53,7 +53,7 @@ final class LockedCall {
             } finally {
                 leave();
             }
-        });
+        }, operation.whenSkipped());
     }
 
     private static void enter(DistributedLock lock) {

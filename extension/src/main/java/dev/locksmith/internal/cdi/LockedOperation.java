@@ -3,25 +3,32 @@ package dev.locksmith.internal.cdi;
 import dev.locksmith.internal.config.Durations;
 import dev.locksmith.LockType;
 import dev.locksmith.Locked;
+import dev.locksmith.WhenHeld;
 import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.time.temporal.UnsupportedTemporalTypeException;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
  * One {@code @Locked} use, resolved once when the container starts: the name template bound to
- * the method, the lock type, and the wait and lease after configuration overrides.
+ * the method, the lock type, the wait, lease and minimum hold after configuration overrides, and
+ * what a skipped call returns.
  *
- * @param where     names the use in messages: {@code @Locked("stock:{sku}") on ShopService#reserve(String sku, int qty)}
- * @param name      the bound name template
- * @param type      which kind of lock
- * @param waitTime  how long to wait for the lock; zero makes one attempt
- * @param leaseTime the fixed lease, or null for a watchdog-kept lease
+ * @param where       names the use in messages: {@code @Locked("stock:{sku}") on ShopService#reserve(String sku, int qty)}
+ * @param name        the bound name template
+ * @param type        which kind of lock
+ * @param waitTime    how long to wait for the lock; zero makes one attempt
+ * @param leaseTime   the fixed lease, or null for a watchdog-kept lease
+ * @param minHold     how long after the grant the lock is kept at least; zero for no minimum
+ * @param skip        whether a lock held elsewhere skips the call ({@link WhenHeld#SKIP})
+ * @param whenSkipped what a skipped call returns: null, or {@code Optional.empty()}
  */
-record LockedOperation(String where, LockNameTemplate name, LockType type, Duration waitTime, Duration leaseTime) {
+record LockedOperation(String where, LockNameTemplate name, LockType type, Duration waitTime, Duration leaseTime,
+                       Duration minHold, boolean skip, Object whenSkipped) {
     private static final long DEFAULT = -1;
 
     /**
@@ -42,13 +49,49 @@ record LockedOperation(String where, LockNameTemplate name, LockType type, Durat
             LockNameTemplate name = LockNameTemplate.bind(locked.value(), beanClass, method);
             Duration wait = time(values, beanClass, method, LockedOverrides.WAIT_TIME, locked.waitTime(), locked.unit());
             Duration lease = time(values, beanClass, method, LockedOverrides.LEASE_TIME, locked.leaseTime(), locked.unit());
+            Duration minHold = time(values, beanClass, method, LockedOverrides.MIN_HOLD, locked.minHold(), locked.unit());
             if (locked.type() == null) {
                 throw new IllegalArgumentException("type is null; use one of " + Arrays.toString(LockType.values()));
             }
-            return new LockedOperation(where, name, locked.type(), wait == null ? defaultWait : wait, lease);
+            if (locked.whenHeld() == null) {
+                throw new IllegalArgumentException("whenHeld is null; use one of " + Arrays.toString(WhenHeld.values()));
+            }
+            boolean skip = locked.whenHeld() == WhenHeld.SKIP;
+            minHold = minHold == null ? Duration.ZERO : minHold;
+            checkMinHold(minHold, lease, locked);
+            if (skip && method.getReturnType().isPrimitive() && method.getReturnType() != void.class) {
+                throw new IllegalArgumentException("whenHeld = SKIP, but the method returns " + method.getReturnType()
+                        + ", which a skipped call has no value for. Return void, a wrapper such as "
+                        + box(method.getReturnType()) + " (null when skipped) or Optional (empty when skipped)");
+            }
+            // A skipping job makes one attempt unless told otherwise: waiting for another server's
+            // run of the same slot would only run it again after that one.
+            Duration waited = wait != null ? wait : skip ? Duration.ZERO : defaultWait;
+            return new LockedOperation(where, name, locked.type(), waited, lease, minHold, skip,
+                    method.getReturnType() == Optional.class ? Optional.empty() : null);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
         }
+    }
+
+    private static void checkMinHold(Duration minHold, Duration lease, Locked locked) {
+        if (minHold.isZero()) {
+            return;
+        }
+        if (locked.type() != LockType.REENTRANT && locked.type() != LockType.FAIR) {
+            throw new IllegalArgumentException("minHold = " + Durations.format(minHold) + " with type = " + locked.type()
+                    + ": only a REENTRANT or FAIR lock can be kept after its holder returns. Use one of them for a job");
+        }
+        if (lease != null && minHold.compareTo(lease) > 0) {
+            throw new IllegalArgumentException("minHold = " + Durations.format(minHold) + " is longer than leaseTime = "
+                    + Durations.format(lease) + ". The lease is the longest the lock is kept (ShedLock's lockAtMostFor),"
+                    + " the minimum hold the shortest (lockAtLeastFor): shorten minHold, lengthen leaseTime, or use"
+                    + " leaseTime = -1 to keep the lock with the watchdog while the method runs");
+        }
+    }
+
+    private static String box(Class<?> primitive) {
+        return java.lang.invoke.MethodType.methodType(primitive).wrap().returnType().getSimpleName();
     }
 
     /**
@@ -102,6 +145,10 @@ record LockedOperation(String where, LockNameTemplate name, LockType type, Durat
 
     private static Duration checked(String what, String attribute, Duration duration) {
         boolean lease = attribute.equals(LockedOverrides.LEASE_TIME);
+        if (attribute.equals(LockedOverrides.MIN_HOLD) && duration.isNegative()) {
+            throw new IllegalArgumentException(what + " is negative. Use 0 for no minimum hold, or a positive time"
+                    + " such as 30s");
+        }
         if (duration.isNegative() || (lease && duration.isZero())) {
             throw new IllegalArgumentException(what + (lease
                     ? " is not a lease. Use -1 for a lease the watchdog keeps, or a positive time such as 30s"

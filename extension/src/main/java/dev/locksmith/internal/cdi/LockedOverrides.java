@@ -12,13 +12,15 @@ import java.util.Optional;
  *   <li>{@code com.example.Shop/Locked/waitTime} — every {@code @Locked} method of a class;</li>
  *   <li>{@code Locked/waitTime} — every {@code @Locked} use of the application.</li>
  * </ol>
- * The same holds for {@code leaseTime}. An override wins over the annotation.
+ * The same holds for {@code leaseTime} and {@code minHold}. An override wins over the annotation.
  */
 final class LockedOverrides {
     /** The attribute {@code waitTime}. */
     static final String WAIT_TIME = "waitTime";
     /** The attribute {@code leaseTime}. */
     static final String LEASE_TIME = "leaseTime";
+    /** The attribute {@code minHold}. */
+    static final String MIN_HOLD = "minHold";
 
     private LockedOverrides() {
     }
@@ -26,7 +28,7 @@ final class LockedOverrides {
     /**
      * @param beanClass the bean class
      * @param method    the business method
-     * @param attribute {@link #WAIT_TIME} or {@link #LEASE_TIME}
+     * @param attribute {@link #WAIT_TIME}, {@link #LEASE_TIME} or {@link #MIN_HOLD}
      * @return the keys that override it, most specific first
      */
     static List<String> keys(Class<?> beanClass, Method method, String attribute) {

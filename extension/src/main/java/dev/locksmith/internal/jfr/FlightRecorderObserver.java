@@ -7,7 +7,7 @@ import dev.locksmith.internal.observe.WaitObservation;
 
 /**
  * Writes {@code dev.locksmith.LockWait}, {@code LockHeld}, {@code LockLost}, {@code LockHandOver},
- * {@code LockYield} and {@code LockReleaseFailed} events. Each is begun and committed only when
+ * {@code LockYield}, {@code LockReleaseFailed} and {@code LockSkipped} events. Each is begun and committed only when
  * Flight Recorder records it, so without a recording the cost is a check per wait, hold and release.
  */
 public final class FlightRecorderObserver implements LockObserver {
@@ -29,6 +29,11 @@ public final class FlightRecorderObserver implements LockObserver {
             @Override
             public void timedOut() {
                 end("timeout");
+            }
+
+            @Override
+            public void skipped() {
+                end("skipped");
             }
 
             @Override
@@ -89,6 +94,17 @@ public final class FlightRecorderObserver implements LockObserver {
                 }
             }
         };
+    }
+
+    @Override
+    public void skipped(LockLabel label) {
+        LockSkippedEvent event = new LockSkippedEvent();
+        if (event.isEnabled()) {
+            event.lockName = label.name();
+            event.kind = label.kind();
+            event.template = label.template();
+            event.commit();
+        }
     }
 
     @Override

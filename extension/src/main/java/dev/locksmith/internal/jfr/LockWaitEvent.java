@@ -27,7 +27,7 @@ class LockWaitEvent extends jdk.jfr.Event {
     String template;
 
     @Label("Outcome")
-    @Description("acquired, timeout, interrupted or error")
+    @Description("acquired, timeout, skipped, interrupted or error")
     String outcome;
 
     @Label("Fencing Token")

@@ -26,7 +26,9 @@ public final class Hold {
     private volatile boolean tokenPublished;
     private volatile boolean lost;
     private volatile boolean releasing;
+    private final long grantedNanos;
     private volatile long lastConfirmedNanos;
+    private volatile long keepUntilNanos;
     private volatile HoldObservation observation = HoldObservation.NONE;
     private final AtomicBoolean observationEnded = new AtomicBoolean();
 
@@ -54,8 +56,31 @@ public final class Hold {
         this.fencingToken = fencingToken;
         this.leaseMillis = leaseMillis;
         this.watchdog = watchdog;
+        this.grantedNanos = sentAtNanos;
         this.lastConfirmedNanos = sentAtNanos;
+        this.keepUntilNanos = sentAtNanos;
     }
+
+    /**
+     * Keeps the lock, once its last release comes, until {@code minHoldNanos} after the grant
+     * (the latest of several such wishes): a release before then keeps it in Redis, held by
+     * nobody, for what is left.
+     *
+     * @param minHoldNanos the minimum hold, counted from when the acquisition was sent
+     */
+    public void keepAtLeast(long minHoldNanos) {
+        keepUntilNanos = Math.max(keepUntilNanos, grantedNanos + minHoldNanos);
+    }
+
+    /**
+     * @param nowNanos now, on the lease keeper's clock
+     * @return how long the lock must still be kept after a release now, in ms; 0 when it may go
+     */
+    public long keepLeftMillis(long nowNanos) {
+        long left = keepUntilNanos - nowNanos;
+        return left <= 0 ? 0 : Math.max(1, TimeUnit.NANOSECONDS.toMillis(left));
+    }
+
 
     /**
      * @param observation what records this hold's life from now on

@@ -44,6 +44,12 @@ class ExclusiveKind extends LockKind {
     }
 
     @Override
+    final ScriptCall keep(LockKeys keys, String owner, String requestId, long latchMillis, long keepMillis) {
+        return LockScript.integer("keep", new String[] {keys.lock(), keys.channel(), keys.latch(owner)}, owner,
+                Long.toString(latchMillis), Long.toString(keepMillis), requestId);
+    }
+
+    @Override
     boolean handsOver() {
         return true;
     }
@@ -75,6 +81,8 @@ class ExclusiveKind extends LockKind {
 
     @Override
     final CompletionStage<Boolean> isHeldBy(LockStore store, LockKeys keys, String owner) {
-        return store.value(keys.lock()).thenApply(value -> value != null && value.startsWith(owner + "|", 1));
+        // 'k': kept after its holder's last release until its minimum hold passed; nobody's.
+        return store.value(keys.lock()).thenApply(value -> value != null && value.charAt(0) != 'k'
+                && value.startsWith(owner + "|", 1));
     }
 }

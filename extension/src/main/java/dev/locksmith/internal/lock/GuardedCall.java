@@ -6,6 +6,8 @@ import dev.locksmith.internal.observe.CallContext;
 import dev.locksmith.DistributedLock;
 import dev.locksmith.LockException;
 import dev.locksmith.LockTimeoutException;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -17,11 +19,23 @@ import java.util.concurrent.TimeUnit;
  * release that fails after it (a lost lock) is attached to it as suppressed. After an action that
  * returned normally, a failed release is thrown, because the work it protected was not protected
  * to the end.
+ *
+ * <p>A job's call ({@link #minHold} or {@link #skipWhenHeld}) also keeps the lock after its release
+ * until the minimum hold since the grant has passed, skips the action when the lock is held
+ * elsewhere (logged at DEBUG by the logger {@value #SKIP_LOGGER}), and records each run in Redis
+ * before releasing ({@link JobLock}).
  */
 public final class GuardedCall {
+    /** The logger of skipped jobs, one line per skip at DEBUG (FINE in java.util.logging). */
+    public static final String SKIP_LOGGER = "dev.locksmith.skipped";
+    private static final Logger SKIPS = System.getLogger(SKIP_LOGGER);
+    private static final Logger LOG = System.getLogger(GuardedCall.class.getName());
+
     private final DistributedLock lock;
     private final Duration waitTime;
     private final Duration leaseTime;
+    private final Duration minHold;
+    private final boolean skipWhenHeld;
     private final String where;
     private final String template;
 
@@ -35,9 +49,25 @@ public final class GuardedCall {
      *                  the configured name patterns decide
      */
     public GuardedCall(DistributedLock lock, Duration waitTime, Duration leaseTime, String where, String template) {
+        this(lock, waitTime, leaseTime, Duration.ZERO, false, where, template);
+    }
+
+    /**
+     * @param lock         the lock to hold
+     * @param waitTime     how long to wait for it
+     * @param leaseTime    a fixed lease, or null for a watchdog-kept one
+     * @param minHold      how long after the grant the lock is kept at least; {@link Duration#ZERO} for no minimum
+     * @param skipWhenHeld whether a lock not acquired within the wait time skips the action instead of failing
+     * @param where        names the caller in messages; null for a plain {@code callWithLock}
+     * @param template     names the lock in metrics and spans; null to let the configured name patterns decide
+     */
+    public GuardedCall(DistributedLock lock, Duration waitTime, Duration leaseTime, Duration minHold,
+                       boolean skipWhenHeld, String where, String template) {
         this.lock = lock;
         this.waitTime = waitTime;
         this.leaseTime = leaseTime;
+        this.minHold = minHold;
+        this.skipWhenHeld = skipWhenHeld;
         this.where = where;
         this.template = template;
     }
@@ -46,22 +76,43 @@ public final class GuardedCall {
      * @param deferral decides whether the release waits for the current transaction
      * @param action   what to run while holding the lock
      * @param <T>      what it returns
-     * @return what it returned
-     * @throws LockTimeoutException  if the lock was not acquired within the wait time
+     * @return what it returned, or null when it was skipped
+     * @throws LockTimeoutException  if the lock was not acquired within the wait time, unless skipping
      * @throws InterruptedException  if interrupted while waiting, for a plain {@code callWithLock};
      *                               {@code @Locked} gets a {@link LockException} instead, with
      *                               the interrupt status kept
      * @throws Exception             whatever the action threw
      */
     public <T> T call(UnlockDeferral deferral, Callable<T> action) throws Exception {
-        CallContext.during(template, () -> {
-            acquire();
-            return null;
-        });
+        return call(deferral, action, null);
+    }
+
+    /**
+     * @param deferral    decides whether the release waits for the current transaction
+     * @param action      what to run while holding the lock
+     * @param whenSkipped what to return when the action is skipped
+     * @param <T>         what it returns
+     * @return what it returned, or {@code whenSkipped}
+     * @throws Exception as {@link #call(UnlockDeferral, Callable)}
+     */
+    public <T> T call(UnlockDeferral deferral, Callable<T> action, T whenSkipped) throws Exception {
+        boolean acquired = CallContext.during(template, skipWhenHeld, this::acquire);
+        if (!acquired) {
+            SKIPS.log(Level.DEBUG, () -> "Skipped " + (where == null ? "a call" : where) + ": lock '" + lock.getName()
+                    + "' is held elsewhere (waited " + Durations.format(waitTime) + ")");
+            return whenSkipped;
+        }
+        JobLock job = isJob() && lock instanceof JobLock jobLock ? jobLock : null;
+        long startedMillis = System.currentTimeMillis();
+        long startedNanos = System.nanoTime();
         T result;
         try {
+            if (job != null && !minHold.isZero()) {
+                job.keepAtLeast(minHold);
+            }
             result = action.call();
         } catch (Throwable failure) {
+            record(job, startedMillis, startedNanos, failure);
             try {
                 release(deferral);
             } catch (RuntimeException releaseFailure) {
@@ -69,12 +120,32 @@ public final class GuardedCall {
             }
             throw failure;
         }
+        record(job, startedMillis, startedNanos, null);
         // A lost lock surfaces here (LockLostException): the caller's work was not protected.
         release(deferral);
         return result;
     }
 
-    private void acquire() throws InterruptedException {
+    private boolean isJob() {
+        return skipWhenHeld || !minHold.isZero();
+    }
+
+    /**
+     * The run's record is for operators: a Redis that refuses it must not fail the job, which ran.
+     */
+    private void record(JobLock job, long startedMillis, long startedNanos, Throwable failure) {
+        if (job == null) {
+            return;
+        }
+        try {
+            job.recordRun(startedMillis, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedNanos), failure);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Could not record the run of " + (where == null ? "a call" : where) + " under lock '"
+                    + lock.getName() + "'; describe shows an older run: " + e.getMessage());
+        }
+    }
+
+    private boolean acquire() throws InterruptedException {
         boolean acquired;
         long waitNanos = TimeLimits.waitNanos(waitTime, "lock '" + lock.getName() + "'");
         try {
@@ -91,10 +162,11 @@ public final class GuardedCall {
             // A read-to-write upgrade, refused at once by the lock: say which method asked.
             throw where == null ? e : new IllegalMonitorStateException(where + ": " + e.getMessage());
         }
-        if (!acquired) {
+        if (!acquired && !skipWhenHeld) {
             throw new LockTimeoutException(lock.getName(), "Lock '" + lock.getName() + "' was not acquired within "
                     + Durations.format(waitTime) + (where == null ? "" : " (" + where + ")"));
         }
+        return acquired;
     }
 
     private void release(UnlockDeferral deferral) {

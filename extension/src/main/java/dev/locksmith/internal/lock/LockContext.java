@@ -19,8 +19,9 @@ import dev.locksmith.internal.store.RedisReplies;
  * @param state      whether the manager is still open
  * @param observer   told of waits, holds and losses
  * @param labels     how locks are named in metrics and spans
+ * @param process    how this process describes itself ({@link ProcessDescription}), for a job's last run
  */
 record LockContext(LockSettings settings, LockStore store, RedisReplies replies, LeaseKeeper leases,
                    ContentionRegistry contention, OwnerIds owners, ManagerState state, LockObserver observer,
-                   LockLabels labels) {
+                   LockLabels labels, String process) {
 }

@@ -45,7 +45,8 @@ public final class LockEngine {
         long roundTrip = replies.longestWaitNanos();
         this.closePatienceNanos = 2 * roundTrip;
         this.context = new LockContext(settings, store, replies, leases,
-                new ContentionRegistry(state, roundTrip, leases::now), new OwnerIds(), state, observer, labels);
+                new ContentionRegistry(state, roundTrip, leases::now), new OwnerIds(), state, observer, labels,
+                ProcessDescription.of(settings.telemetry().applicationName()));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.locksmith.internal.lock;
 
 import dev.locksmith.internal.config.TimeLimits;
+import dev.locksmith.internal.observe.CallContext;
 import dev.locksmith.internal.observe.LockLabel;
 import dev.locksmith.internal.observe.LockLabels;
 import dev.locksmith.internal.observe.LockObserver;
@@ -110,6 +111,9 @@ abstract class LockFacade implements DistributedLock {
         }
         if (acquired) {
             wait.acquired(grantedToken());
+        } else if (CallContext.skipsWhenHeld()) {
+            wait.skipped();
+            observer().skipped(label());
         } else {
             wait.timedOut();
         }

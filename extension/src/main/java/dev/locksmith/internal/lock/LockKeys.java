@@ -51,6 +51,14 @@ public record LockKeys(String lock, String fence, String channel, String latchPr
     }
 
     /**
+     * @return the key remembering the latest run of a job under a lock of this name (of the keys
+     *         of the exclusive lock, from {@link #of})
+     */
+    public String lastRun() {
+        return lock + ":last-run";
+    }
+
+    /**
      * @return what keeping and dropping a hold of this lock needs
      */
     public HoldKeys holdKeys() {

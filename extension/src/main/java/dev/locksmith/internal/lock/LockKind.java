@@ -67,6 +67,20 @@ abstract class LockKind {
                                 boolean othersFirst);
 
     /**
+     * The last release of a hold whose minimum hold has not passed: the lock stays taken, by
+     * nobody, for {@code keepMillis}, and then expires.
+     *
+     * @param requestId   unique to this release request, so a resent copy gets its answer
+     * @param latchMillis how long that answer is kept (see {@link #release})
+     * @param keepMillis  what is left of the minimum hold
+     * @return a call answering 0 when the lock is kept, -1 when the owner held nothing
+     * @throws UnsupportedOperationException for a kind that cannot be kept (read/write)
+     */
+    ScriptCall keep(LockKeys keys, String owner, String requestId, long latchMillis, long keepMillis) {
+        throw new UnsupportedOperationException("the " + describe() + " has no minimum hold");
+    }
+
+    /**
      * @return true when a last release may pass the lock straight to a waiting owner of this
      *         process ({@link #handOver}); false when waiters take turns in Redis (fair) or
      *         several may hold at once (read/write)

@@ -1,5 +1,6 @@
 package dev.locksmith.internal.lock;
 
+import dev.locksmith.LastRun;
 import dev.locksmith.LockLostException;
 import dev.locksmith.internal.lease.Hold;
 import dev.locksmith.internal.observe.LockLabel;
@@ -14,7 +15,7 @@ import java.time.Duration;
  * release, which goes the one way every release goes ({@link Release}). The hold count is
  * counted here, by the holder, and copied to Redis for inspection.
  */
-final class RedisLock extends LockFacade implements ReleasableByOwner {
+final class RedisLock extends LockFacade implements ReleasableByOwner, JobLock {
     private final LockTarget lock;
     private final LockContext context;
 
@@ -97,6 +98,33 @@ final class RedisLock extends LockFacade implements ReleasableByOwner {
         boolean watchdog = leaseMillis == WATCHDOG;
         long lease = watchdog ? context.leases().watchdogLeaseMillis() : leaseMillis;
         return new Acquisition(lock, owner, lease, watchdog);
+    }
+
+    @Override
+    public void keepAtLeast(Duration minHold) {
+        if (!(lock.kind() instanceof ExclusiveKind)) {
+            throw new UnsupportedOperationException("The " + describe() + " has no minimum hold; use a reentrant or"
+                    + " fair lock");
+        }
+        Hold hold = currentHold();
+        if (hold == null) {
+            throw new IllegalMonitorStateException("The " + describe() + " is not held by thread '"
+                    + Thread.currentThread().getName() + "', so it cannot be kept");
+        }
+        hold.keepAtLeast(minHold.toNanos());
+    }
+
+    @Override
+    public void recordRun(long startedMillis, long tookMillis, Throwable failure) {
+        Hold hold = currentHold();
+        String thread = Thread.currentThread().getName();
+        String record = startedMillis + "|" + tookMillis + "|" + (failure == null ? LastRun.COMPLETED : LastRun.FAILED)
+                + "|" + (hold == null ? -1 : hold.fencingToken()) + "|" + (failure == null ? "" : failure.getClass().getName())
+                + "|" + thread.replace('|', '/') + "|" + context.process();
+        context.replies().await(context.store().everywhere(LockScript.integer("last-run",
+                // The exclusive lock's keys, whatever this lock's kind: describe reads it there.
+                new String[] {LockKeys.of(context.settings().keyPrefix(), lock.name()).lastRun()}, record, Long.toString(context.settings().fenceLifetime().toMillis()))),
+                "Recording the last run under the " + describe());
     }
 
     @Override

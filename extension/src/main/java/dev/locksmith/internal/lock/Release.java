@@ -19,7 +19,8 @@ import java.util.concurrent.CompletionStage;
  * straight to a sleeping waiter of this process ({@link HandOver}; the reentrant lock on one
  * Redis deployment, where {@link LockTarget#handsOver()}), or releases it in Redis, leaving it to
  * another process's waiter for a moment when this process passed it among its own threads long
- * enough ({@link LocalContention#othersGoFirst()}).
+ * enough ({@link LocalContention#othersGoFirst()}). A last release before the hold's minimum hold
+ * passed keeps the lock, held by nobody, for the rest of it ({@code keep} in {@code locksmith.lua}).
  *
  * <p>Once a last release is sent, its hold leaves the watchdog whatever the answer, and after the
  * answer (or its failure) the hold is forgotten here: a release that failed, or whose answer
@@ -78,6 +79,10 @@ final class Release {
             ScriptCall call = lock.kind().holdCount(lock.keys(), hold.owner(), count - 1, 0);
             return new Release(lock, hold, false, null, null, 0, call == null ? null : context.store().update(call, 0));
         }
+        long keepMillis = hold.keepLeftMillis(context.leases().now());
+        if (keepMillis > 0) {
+            return keep(lock, hold, keepMillis);
+        }
         LocalContention line = lock.handsOver() ? context.contention().contending(lock.keys().channel()) : null;
         HandOver taker = line == null ? null : line.claimNext();
         long sentAt = context.leases().now();
@@ -104,6 +109,26 @@ final class Release {
             }
             throw e;
         }
+    }
+
+    /**
+     * The last release of a hold whose minimum hold has not passed: the lock stays in Redis, held by
+     * nobody, for what is left of it. It is never handed over, and leaves the watchdog like any
+     * last release; a waiter of this process then waits for that time like one elsewhere.
+     */
+    private static Release keep(LockTarget lock, Hold hold, long keepMillis) {
+        LockContext context = lock.context();
+        ScriptCall call = lock.kind().keep(lock.keys(), hold.owner(), context.owners().nextRequestId(),
+                context.settings().commandTimeout().toMillis(), keepMillis);
+        long sentAt = context.leases().now();
+        context.leases().releasing(hold);
+        CompletionStage<Long> answer;
+        try {
+            answer = context.store().update(call, -1);
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(e);
+        }
+        return new Release(lock, hold, true, null, null, sentAt, answer);
     }
 
     /**

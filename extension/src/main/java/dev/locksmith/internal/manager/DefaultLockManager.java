@@ -1,10 +1,12 @@
 package dev.locksmith.internal.manager;
 
+import dev.locksmith.CallOptions;
 import dev.locksmith.DistributedLock;
 import dev.locksmith.DistributedReadWriteLock;
 import dev.locksmith.LockException;
 import dev.locksmith.LockInfo;
 import dev.locksmith.LockManager;
+import dev.locksmith.WhenHeld;
 import dev.locksmith.internal.classpath.OptionalApi;
 import dev.locksmith.internal.config.LockSettings;
 import dev.locksmith.internal.config.TimeLimits;
@@ -162,6 +164,19 @@ public final class DefaultLockManager implements LockManager {
             throw new IllegalArgumentException("The action to run under lock '" + name + "' is null");
         }
         return new GuardedCall(getLock(name), waitTime, null, null, null).call(unlockDeferral, action);
+    }
+
+    @Override
+    public <T> T callWithLock(String name, CallOptions options, Callable<T> action) throws Exception {
+        if (options == null) {
+            throw new IllegalArgumentException("The options of lock '" + name + "' are null; use"
+                    + " CallOptions.waitingUpTo(wait)");
+        }
+        if (action == null) {
+            throw new IllegalArgumentException("The action to run under lock '" + name + "' is null");
+        }
+        return new GuardedCall(getLock(name), options.waitTime(), options.leaseTime(), options.minHold(),
+                options.whenHeld() == WhenHeld.SKIP, null, null).call(unlockDeferral, action);
     }
 
     /**

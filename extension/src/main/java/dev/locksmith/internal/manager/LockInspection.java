@@ -1,22 +1,28 @@
 package dev.locksmith.internal.manager;
 
+import dev.locksmith.LastRun;
 import dev.locksmith.LockHolder;
 import dev.locksmith.LockInfo;
 import dev.locksmith.internal.lock.LockKeys;
 import dev.locksmith.internal.store.LockScript;
 import dev.locksmith.internal.store.LockStore;
 import dev.locksmith.internal.store.RedisReplies;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Reads one lock name's state from Redis for {@link dev.locksmith.LockManager#describe}: every
  * kind's holders from one script call, then the description of each holding manager.
  */
 final class LockInspection {
+    private static final String LAST_RUN = "last-run|";
+
     private final LockStore store;
     private final RedisReplies replies;
     private final String keyPrefix;
@@ -34,13 +40,21 @@ final class LockInspection {
         LockKeys keys = LockKeys.of(keyPrefix, name);
         boolean sharded = store.publishCommand().equals("spublish");
         List<String> lines = replies.await(store.askEveryNode(LockScript.list("inspect",
-                new String[] {keys.lock(), keys.readWrite().lock(), keys.queue()}, keys.channel(),
+                new String[] {keys.lock(), keys.readWrite().lock(), keys.queue(), keys.lastRun()}, keys.channel(),
                 sharded ? "sharded" : "", keys.readWrite().channel())), "Describing lock '" + name + "'");
         // With RedLock every master answers; the same holder seen on several counts once.
         Map<String, InspectedLine> holders = new LinkedHashMap<>();
         int queued = 0;
         int processes = 0;
+        LastRun lastRun = null;
         for (String text : lines) {
+            if (text.startsWith(LAST_RUN)) {
+                LastRun run = lastRun(text.substring(LAST_RUN.length()));
+                if (lastRun == null || run.started().isAfter(lastRun.started())) {
+                    lastRun = run; // with RedLock, the latest any master remembers
+                }
+                continue;
+            }
             InspectedLine line = InspectedLine.parse(text);
             if (line.holder()) {
                 holders.merge(line.mode() + "|" + line.owner(), line, InspectedLine::mergedWith);
@@ -57,6 +71,15 @@ final class LockInspection {
             result.add(new LockHolder(holder.owner(), holder.mode(), process, holder.thread(), holder.holdCount(),
                     holder.fencingToken(), holder.since(), holder.leaseLeft()));
         }
-        return new LockInfo(name, result, queued, processes);
+        return new LockInfo(name, result, queued, processes, Optional.ofNullable(lastRun));
+    }
+
+    /**
+     * @param record {@code <started ms>|<took ms>|<outcome>|<fencing token>|<error>|<thread>|<process>}
+     */
+    private static LastRun lastRun(String record) {
+        String[] part = record.split("\\|", 7);
+        return new LastRun(Instant.ofEpochMilli(Long.parseLong(part[0])), Duration.ofMillis(Long.parseLong(part[1])),
+                part[2], part[4].isEmpty() ? null : part[4], part[6], part[5], Long.parseLong(part[3]));
     }
 }

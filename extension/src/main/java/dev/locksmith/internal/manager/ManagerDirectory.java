@@ -1,13 +1,12 @@
 package dev.locksmith.internal.manager;
 
+import dev.locksmith.internal.lock.ProcessDescription;
 import dev.locksmith.internal.redis.ScriptCall;
 import dev.locksmith.internal.store.LockScript;
 import dev.locksmith.internal.store.LockStore;
 import dev.locksmith.internal.store.RedisReplies;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -48,7 +47,7 @@ final class ManagerDirectory implements AutoCloseable {
     static ManagerDirectory start(LockStore store, RedisReplies replies, String keyPrefix, String managerId,
             String applicationName, long leaseMillis, ScheduledExecutorService scheduler) {
         return new ManagerDirectory(store, replies, keyOf(keyPrefix, managerId),
-                describeThisProcess(applicationName), leaseMillis, scheduler);
+                ProcessDescription.of(applicationName), leaseMillis, scheduler);
     }
 
     /**
@@ -56,23 +55,6 @@ final class ManagerDirectory implements AutoCloseable {
      */
     static String keyOf(String keyPrefix, String managerId) {
         return keyPrefix + "manager:" + managerId;
-    }
-
-    private static String describeThisProcess(String applicationName) {
-        return "pid " + ProcessHandle.current().pid() + " on " + hostName()
-                + (applicationName == null || applicationName.isBlank() ? "" : ", application " + applicationName);
-    }
-
-    private static String hostName() {
-        String fromEnvironment = System.getenv("HOSTNAME");
-        if (fromEnvironment != null && !fromEnvironment.isBlank()) {
-            return fromEnvironment;
-        }
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            return "an unknown host";
-        }
     }
 
     private void publish() {

@@ -10,17 +10,27 @@ public final class CallContext {
     private static final ThreadLocal<CallContext> CURRENT = new ThreadLocal<>();
 
     private final String template;
+    private final boolean skipsWhenHeld;
 
-    private CallContext(String template) {
+    private CallContext(String template, boolean skipsWhenHeld) {
         this.template = template;
+        this.skipsWhenHeld = skipsWhenHeld;
     }
 
     /**
      * Runs {@code acquisition} with the given template (null: the lock's name decides) as a traced call.
      */
     public static <T> T during(String template, Callable<T> acquisition) throws Exception {
+        return during(template, false, acquisition);
+    }
+
+    /**
+     * Runs {@code acquisition} with the given template as a traced call that, when the lock is held
+     * elsewhere, skips its work rather than failing: its wait's outcome is then {@code skipped}.
+     */
+    public static <T> T during(String template, boolean skipsWhenHeld, Callable<T> acquisition) throws Exception {
         CallContext outer = CURRENT.get();
-        CURRENT.set(new CallContext(template));
+        CURRENT.set(new CallContext(template, skipsWhenHeld));
         try {
             return acquisition.call();
         } finally {
@@ -37,6 +47,14 @@ public final class CallContext {
      */
     public static CallContext current() {
         return CURRENT.get();
+    }
+
+    /**
+     * @return whether the guarded call on this thread skips its work when the lock is held
+     */
+    public static boolean skipsWhenHeld() {
+        CallContext current = CURRENT.get();
+        return current != null && current.skipsWhenHeld;
     }
 
     /**

@@ -64,6 +64,15 @@ public final class GuardedObserver implements LockObserver {
     }
 
     @Override
+    public void skipped(LockLabel label) {
+        try {
+            observer.skipped(label);
+        } catch (RuntimeException | LinkageError e) {
+            report("skipped", e);
+        }
+    }
+
+    @Override
     public void renewed(int holds) {
         try {
             observer.renewed(holds);
@@ -149,6 +158,15 @@ public final class GuardedObserver implements LockObserver {
                 wait.timedOut();
             } catch (RuntimeException | LinkageError e) {
                 report("WaitObservation.timedOut", e);
+            }
+        }
+
+        @Override
+        public void skipped() {
+            try {
+                wait.skipped();
+            } catch (RuntimeException | LinkageError e) {
+                report("WaitObservation.skipped", e);
             }
         }
 

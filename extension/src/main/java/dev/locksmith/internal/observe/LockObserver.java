@@ -28,6 +28,15 @@ public interface LockObserver {
     }
 
     /**
+     * A guarded call did not run its work because the lock was held elsewhere ({@code WhenHeld.SKIP});
+     * its wait was also told {@link WaitObservation#skipped()}.
+     *
+     * @param label the lock
+     */
+    default void skipped(LockLabel label) {
+    }
+
+    /**
      * @param holds how many leases one watchdog round trip renewed
      */
     default void renewed(int holds) {

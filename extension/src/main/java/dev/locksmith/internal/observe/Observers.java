@@ -34,6 +34,11 @@ public final class Observers implements LockObserver {
             }
 
             @Override
+            public void skipped() {
+                waits.forEach(WaitObservation::skipped);
+            }
+
+            @Override
             public void interrupted() {
                 waits.forEach(WaitObservation::interrupted);
             }
@@ -60,6 +65,11 @@ public final class Observers implements LockObserver {
                 holds.forEach(HoldObservation::ended);
             }
         };
+    }
+
+    @Override
+    public void skipped(LockLabel label) {
+        observers.forEach(observer -> observer.skipped(label));
     }
 
     @Override

@@ -30,6 +30,14 @@ public interface WaitObservation {
 
     void timedOut();
 
+    /**
+     * The wait ended without the lock and its call skips its work ({@code WhenHeld.SKIP}): not a
+     * failure, so not a timeout either.
+     */
+    default void skipped() {
+        timedOut();
+    }
+
     void interrupted();
 
     void failed(Throwable failure);

@@ -138,6 +138,11 @@ public final class OpenTelemetryObserver implements LockObserver {
             }
 
             @Override
+            public void skipped() {
+                end("skipped", null);
+            }
+
+            @Override
             public void interrupted() {
                 end("interrupted", null);
             }

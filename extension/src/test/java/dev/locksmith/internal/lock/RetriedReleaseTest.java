@@ -7,6 +7,7 @@ import dev.locksmith.DistributedLock;
 import dev.locksmith.Locksmith;
 import dev.locksmith.internal.lease.Hold;
 import dev.locksmith.testing.RedisServerExtension;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -40,6 +41,28 @@ class RetriedReleaseTest {
             assertThat(resentLast).as("released, not 'lost'").isZero();
             assertThat(resentAgain).as("a second resend gets the same answer").isZero();
             assertThat(lock.isLocked()).isFalse();
+        }
+    }
+
+    @Test
+    void aResentKeepIsAnsweredOnceAndTheKeptLockIsNobodysNotEvenItsLastHolders() throws Exception {
+        try (ScriptClient scripts = new ScriptClient(redis.uri())) {
+            LockKeys keys = LockKeys.of("locksmith:", "kept");
+            String owner = "manager:1";
+            assertThat(scripts.acquire(keys, owner).get(0)).isEqualTo(1L);
+
+            long kept = scripts.keep(keys, owner, "3", 2_000);
+            long resent = scripts.keep(keys, owner, "3", 2_000);
+            List<Long> sameOwnerAgain = scripts.acquire(keys, owner);
+            long releaseByTheLastHolder = scripts.release(keys, owner, "4", false);
+
+            assertThat(kept).isZero();
+            assertThat(resent).as("kept, not 'lost'").isZero();
+            assertThat(sameOwnerAgain.get(0)).as("its last holder cannot take it afresh").isZero();
+            assertThat(sameOwnerAgain.get(1)).as("told to wait for the rest of the hold").isBetween(1L, 2_000L);
+            assertThat(releaseByTheLastHolder).as("nor release it").isEqualTo(-1);
+            assertThat(scripts.redis().get(keys.lock())).startsWith("k" + owner + "|");
+            assertThat(scripts.redis().pttl(keys.lock())).isBetween(1L, 2_000L);
         }
     }
 

@@ -39,6 +39,13 @@ final class ScriptClient implements AutoCloseable {
     }
 
     /**
+     * @return 0 when kept for {@code keepMillis}, -1 when the owner held nothing
+     */
+    long keep(LockKeys keys, String owner, String requestId, long keepMillis) throws Exception {
+        return run(ExclusiveKind.INSTANCE.keep(keys, owner, requestId, 5000, keepMillis));
+    }
+
+    /**
      * @return the taker's fencing token, or -1 when the owner held nothing
      */
     long handOver(LockKeys keys, String owner, String taker, String requestId) throws Exception {

@@ -1,0 +1,55 @@
+package dev.locksmith.sample.jobs;
+
+import dev.locksmith.Locked;
+import dev.locksmith.WhenHeld;
+import jakarta.ejb.Schedule;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Timer;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * A job that must run once per slot across the cluster, on an EJB timer that fires on every
+ * server: every 2 s it writes which server ran which slot to {@code job_run}. Without a lock each
+ * server would write a row per slot; with {@code @Locked} and {@code waitTime = 0} alone, a server
+ * whose timer fires a little late (clock skew) finds the lock already free and runs the slot again.
+ * The minimum hold keeps the lock for 1.5 s after the run started, so the late server skips the slot,
+ * quietly ({@code whenHeld = SKIP}): nothing is thrown into the timer service. A server that dies
+ * mid-run holds the lock for at most one lease ({@code locksmith.lease-time}); the next slot after
+ * that runs on another server. {@code GET /api/locks/sample-job} shows the last run.
+ */
+@Singleton
+@TimerControl
+public class SlotJob {
+    /** The lock's name, fixed: the minimum hold, not the name, makes one run per slot. */
+    public static final String LOCK = "sample-job";
+    private static final long SLOT_MILLIS = 2_000;
+
+    @PersistenceContext(unitName = "stock")
+    EntityManager entityManager;
+
+    @Inject
+    @ConfigProperty(name = "sample.instance", defaultValue = "sample")
+    String instance;
+
+    /**
+     * @param timer the timer that fired: during the callback its next timeout is the next slot,
+     *              so this slot is 2 s before it, however late the callback runs
+     */
+    @Schedule(second = "*/2", minute = "*", hour = "*", persistent = false)
+    @Locked(value = LOCK, whenHeld = WhenHeld.SKIP, minHold = 1_500, unit = ChronoUnit.MILLIS)
+    public void runSlot(Timer timer) {
+        long now = System.currentTimeMillis();
+        Instant slot = timer.getNextTimeout().toInstant().minusMillis(SLOT_MILLIS);
+        entityManager.createNativeQuery("INSERT INTO job_run (slot, instance, ran_at) VALUES (?, ?, ?)")
+                .setParameter(1, slot.toString())
+                .setParameter(2, instance)
+                .setParameter(3, Timestamp.from(Instant.ofEpochMilli(now)))
+                .executeUpdate();
+    }
+}
