@@ -45,7 +45,7 @@ final class SampleClient {
     }
 
     Reply readiness() {
-        return send(request("/health/ready").GET());
+        return send(request(server.readinessPath()).GET());
     }
 
     Reply level(String sku) {

@@ -20,6 +20,13 @@ interface SampleServer extends AutoCloseable {
     URI baseUri();
 
     /**
+     * @return where MicroProfile Health answers readiness
+     */
+    default String readinessPath() {
+        return "/health/ready";
+    }
+
+    /**
      * @return the process id of the server's JVM
      */
     long pid();
