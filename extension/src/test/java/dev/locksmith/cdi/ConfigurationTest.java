@@ -16,6 +16,7 @@ import dev.locksmith.testing.RedisServerExtension;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.spi.DeploymentException;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -49,6 +50,18 @@ class ConfigurationTest {
             }
 
             assertThat(lease).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(1));
+        }
+    }
+
+    @Test
+    void withoutARedisUriOfItsOwnLocksmithUsesQuarkusRedisHosts() throws Exception {
+        try (Application app = CdiContainers.start(Map.of("quarkus.redis.hosts", redis.uri()), Jobs.class)) {
+            LockManager locks = app.get(LockManager.class);
+
+            boolean heldInThatRedis = app.get(Jobs.class).run(() -> !redis.keys("locksmith:{job}").isEmpty());
+
+            assertThat(heldInThatRedis).isTrue();
+            assertThat(locks.getLock("job").isLocked()).isFalse();
         }
     }
 

@@ -175,7 +175,17 @@ class DeploymentValidationTest {
                 }
                 """);
 
-        String message = deploymentFailure(legacy);
+        // As a container does, the thread that deploys sees the application's classes: the build
+        // compatible extension, which gets class names, loads them through it.
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(legacy.getClassLoader());
+        String message;
+        try {
+            message = deploymentFailure(legacy);
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
 
         assertThat(message).contains("@Locked(\"invoice:{invoiceId}\") on LegacyService#settle(String):"
                 + " no parameter named 'invoiceId': the class file has no parameter names."

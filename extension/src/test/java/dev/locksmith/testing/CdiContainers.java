@@ -1,6 +1,7 @@
 package dev.locksmith.testing;
 
 import dev.locksmith.internal.cdi.LocksmithExtension;
+import dev.locksmith.internal.cdi.LocksmithLiteExtension;
 import jakarta.enterprise.inject.spi.BeanManager;
 import java.util.Map;
 import java.util.UUID;
@@ -10,9 +11,30 @@ import org.jboss.weld.environment.se.WeldContainer;
 /**
  * Weld SE containers with the Locksmith extension, for tests that start several containers with
  * different configuration, or expect one to fail.
+ *
+ * <p>Which of Locksmith's two registrations the containers use is {@link Registration#current()}:
+ * the portable extension unless {@code -Dlocksmith.test.cdi=lite} asks for the build compatible
+ * one, as a CDI Lite container (Quarkus) runs it.
  */
 public final class CdiContainers {
     private CdiContainers() {
+    }
+
+    /**
+     * How Locksmith's CDI integration is added to a container.
+     */
+    public enum Registration {
+        /** {@link LocksmithExtension}, as Jakarta EE servers run it. */
+        PORTABLE,
+        /** {@link LocksmithLiteExtension} alone, run by Weld's translator of build compatible extensions ({@link WeldLiteExtension}). */
+        LITE;
+
+        /**
+         * @return the registration the system property {@code locksmith.test.cdi} names, portable by default
+         */
+        public static Registration current() {
+            return "lite".equals(System.getProperty("locksmith.test.cdi")) ? LITE : PORTABLE;
+        }
     }
 
     /**
@@ -21,9 +43,24 @@ public final class CdiContainers {
      *         adds every extension listed in META-INF/services
      */
     public static Weld weld(Class<?>... beanClasses) {
-        return new Weld(UUID.randomUUID().toString())
-                .disableDiscovery()
-                .addExtension(new LocksmithExtension())
+        return weld(Registration.current(), beanClasses);
+    }
+
+    /**
+     * @param registration which of Locksmith's extensions to add
+     * @param beanClasses  the application's beans
+     * @return a container without discovery, with that extension added as a container adds an
+     *         extension listed in META-INF/services
+     */
+    @SuppressWarnings("unchecked") // one extension class, passed as varargs
+    public static Weld weld(Registration registration, Class<?>... beanClasses) {
+        Weld weld = new Weld(UUID.randomUUID().toString()).disableDiscovery();
+        if (registration == Registration.LITE) {
+            weld.addBuildCompatibleExtensions(WeldLiteExtension.class);
+        } else {
+            weld.addExtension(new LocksmithExtension());
+        }
+        return weld
                 .addBeanClasses(beanClasses)
                 // Weld SE refuses to start without a single bean class.
                 .addBeanClass(EmptyApplication.class);

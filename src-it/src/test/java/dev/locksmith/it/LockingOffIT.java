@@ -21,7 +21,7 @@ class LockingOffIT {
         String sku = SampleCluster.freshSku("unlocked");
         cluster.server(0).restock(sku, 50);
 
-        List<Reply> replies = ReservationHammer.hammer(cluster.clients(), sku, 200, 16);
+        List<Reply> replies = ReservationHammer.hammer(cluster.clients(), List.of(Via.values()), sku, 200, 16);
 
         long reserved = ReservationHammer.count(replies, 201);
         assertThat(cluster.server(0).info().flag("locking")).isFalse();

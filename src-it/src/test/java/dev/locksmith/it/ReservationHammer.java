@@ -24,7 +24,8 @@ final class ReservationHammer {
     /**
      * @return every reply, in no particular order
      */
-    static List<Reply> hammer(List<SampleClient> servers, String sku, int requests, int threads) throws InterruptedException {
+    static List<Reply> hammer(List<SampleClient> servers, List<Via> paths, String sku, int requests, int threads)
+            throws InterruptedException {
         List<Reply> replies = Collections.synchronizedList(new ArrayList<>());
         AtomicInteger next = new AtomicInteger();
         CountDownLatch go = new CountDownLatch(1);
@@ -37,7 +38,7 @@ final class ReservationHammer {
                         go.await();
                         for (int i = next.getAndIncrement(); i < requests; i = next.getAndIncrement()) {
                             SampleClient server = servers.get(i % servers.size());
-                            Via via = Via.values()[i % Via.values().length];
+                            Via via = paths.get(i % paths.size());
                             replies.add(server.reserve(sku, 1, via));
                         }
                     } catch (InterruptedException e) {

@@ -48,7 +48,8 @@ final class SampleClient {
      * @return {@code /health/ready}, where the server offers it (see {@link SampleServer#healthUri()})
      */
     Reply readiness() {
-        return send(HttpRequest.newBuilder(URI.create(server.healthUri() + "/health/ready")).timeout(REQUEST_TIMEOUT).GET());
+        return send(HttpRequest.newBuilder(URI.create(server.healthUri() + server.readinessPath()))
+                .timeout(REQUEST_TIMEOUT).GET());
     }
 
     Reply level(String sku) {

@@ -1,6 +1,7 @@
 package dev.locksmith.it;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -36,4 +37,12 @@ interface SampleRuntime {
      *         as Liberty's {@code CNTR0020E}: Locksmith's exceptions must never cause it
      */
     String systemExceptionMessage();
+
+    /**
+     * @return the locked reservation paths the sample has here: all of them where the runtime has
+     *         Enterprise Beans
+     */
+    default List<Via> lockedPaths() {
+        return List.of(Via.values());
+    }
 }

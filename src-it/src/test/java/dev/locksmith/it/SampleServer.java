@@ -20,11 +20,18 @@ interface SampleServer extends AutoCloseable {
     URI baseUri();
 
     /**
-     * @return where the server answers {@code /health/ready}: {@link #baseUri()}, or on WildFly its
+     * @return where the server answers readiness ({@link #readinessPath()}): {@link #baseUri()}, or on WildFly its
      *         management interface
      */
     default URI healthUri() {
         return baseUri();
+    }
+
+    /**
+     * @return where MicroProfile Health answers readiness
+     */
+    default String readinessPath() {
+        return "/health/ready";
     }
 
     /**

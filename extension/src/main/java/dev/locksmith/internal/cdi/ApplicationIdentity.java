@@ -2,7 +2,7 @@ package dev.locksmith.internal.cdi;
 
 import dev.locksmith.internal.classpath.Jndi;
 import dev.locksmith.internal.classpath.OptionalApi;
-import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.enterprise.inject.Instance;
 
 /**
  * What the container knows about the application that Locksmith tells operators: its name
@@ -27,11 +27,12 @@ final class ApplicationIdentity {
     }
 
     /**
+     * @param beans the application's beans
      * @return the application's {@code io.opentelemetry.api.OpenTelemetry} bean, or null when the
      *         API or the bean is missing
      */
-    static Object openTelemetry(BeanManager beanManager) {
+    static Object openTelemetry(Instance<Object> beans) {
         Class<?> type = OptionalApi.OPENTELEMETRY.type(OPENTELEMETRY);
-        return type == null ? null : ContainerBeans.find(beanManager, type);
+        return type == null ? null : ContainerBeans.find(beans, type);
     }
 }

@@ -1,7 +1,6 @@
 package dev.locksmith.internal.cdi;
 
 import jakarta.enterprise.inject.Instance;
-import jakarta.enterprise.inject.spi.BeanManager;
 
 /**
  * Looks up an optional container object (the transaction registry, a managed scheduler) as a
@@ -12,13 +11,14 @@ final class ContainerBeans {
     }
 
     /**
-     * @param beanManager the application's bean manager
-     * @param type        the bean type
-     * @param <T>         the bean type
+     * @param beans the application's beans, as a portable extension's {@code BeanManager} or a
+     *              CDI Lite synthetic bean's lookup gives them
+     * @param type  the bean type
+     * @param <T>   the bean type
      * @return the one bean of that type, or null when there is none or the choice is ambiguous
      */
-    static <T> T find(BeanManager beanManager, Class<T> type) {
-        Instance<T> instance = beanManager.createInstance().select(type);
+    static <T> T find(Instance<Object> beans, Class<T> type) {
+        Instance<T> instance = beans.select(type);
         return instance.isResolvable() ? instance.get() : null;
     }
 }

@@ -2,7 +2,7 @@ package dev.locksmith.internal.cdi;
 
 import dev.locksmith.internal.classpath.Jndi;
 import dev.locksmith.internal.classpath.OptionalApi;
-import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.enterprise.inject.Instance;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 
@@ -46,11 +46,11 @@ final class ContainerThreads<T> {
 
     /**
      * @param jndiName    the configured JNDI name
-     * @param beanManager for the CDI fallback
+     * @param beans       the application's beans, for the CDI fallback
      * @return what was found and where, or nothing found and why
      * @throws IllegalArgumentException if the name is bound to something of another type
      */
-    Found<T> find(String jndiName, BeanManager beanManager) {
+    Found<T> find(String jndiName, Instance<Object> beans) {
         Object bound = Jndi.lookup(jndiName);
         if (expected.isInstance(bound)) {
             return new Found<>(expected.cast(bound), "the container's " + simpleName() + " at " + jndiName);
@@ -63,7 +63,7 @@ final class ContainerThreads<T> {
         if (!OptionalApi.CONCURRENCY.isPresent()) {
             return new Found<>(null, "Locksmith's own threads (Jakarta Concurrency is not on the class path)");
         }
-        T bean = bean(beanManager);
+        T bean = bean(beans);
         if (bean != null) {
             return new Found<>(bean, "the container's " + simpleName() + " bean");
         }
@@ -75,12 +75,12 @@ final class ContainerThreads<T> {
         return managedType.substring(managedType.lastIndexOf('.') + 1);
     }
 
-    private T bean(BeanManager beanManager) {
+    private T bean(Instance<Object> beans) {
         Class<?> type = OptionalApi.CONCURRENCY.type(managedType);
         if (type == null) {
             return null;
         }
-        Object found = ContainerBeans.find(beanManager, type);
+        Object found = ContainerBeans.find(beans, type);
         return expected.isInstance(found) ? expected.cast(found) : null;
     }
 

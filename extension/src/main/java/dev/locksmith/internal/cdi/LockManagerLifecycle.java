@@ -5,9 +5,10 @@ import dev.locksmith.internal.classpath.OptionalApi;
 import dev.locksmith.internal.jta.ReleaseAfterCompletion;
 import dev.locksmith.internal.manager.DefaultLockManager;
 import dev.locksmith.internal.lock.UnlockDeferral;
-import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.enterprise.inject.Instance;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.util.function.Supplier;
 
 /**
  * Creates the application's {@link LockManager} bean the first time it is used (on a thread of
@@ -17,13 +18,17 @@ import java.lang.System.Logger.Level;
 final class LockManagerLifecycle {
     private static final Logger LOG = System.getLogger(LockManagerLifecycle.class.getName());
 
-    private final BeanManager beanManager;
+    private final Supplier<Instance<Object>> beans;
     private volatile LocksmithSettings settings;
     private volatile UnlockDeferral unlockDeferral = UnlockDeferral.NONE;
     private volatile DefaultLockManager current;
 
-    LockManagerLifecycle(BeanManager beanManager) {
-        this.beanManager = beanManager;
+    /**
+     * @param beans the application's beans, asked for only when the manager is created: a
+     *              portable extension may not look beans up before deployment is validated
+     */
+    LockManagerLifecycle(Supplier<Instance<Object>> beans) {
+        this.beans = beans;
     }
 
     /**
@@ -37,11 +42,12 @@ final class LockManagerLifecycle {
      * @return a connected manager
      */
     LockManager create() {
-        var scheduler = ContainerThreads.watchdogScheduler().find(settings.executor(), beanManager);
-        var threadFactory = ContainerThreads.redisThreadFactory().find(settings.threadFactory(), beanManager);
+        Instance<Object> beans = this.beans.get();
+        var scheduler = ContainerThreads.watchdogScheduler().find(settings.executor(), beans);
+        var threadFactory = ContainerThreads.redisThreadFactory().find(settings.threadFactory(), beans);
         LOG.log(Level.INFO, "Locksmith's watchdog runs on " + scheduler.source() + "; Redis I/O threads come from "
                 + threadFactory.source());
-        Object openTelemetry = ApplicationIdentity.openTelemetry(beanManager);
+        Object openTelemetry = ApplicationIdentity.openTelemetry(beans);
         DefaultLockManager manager = (DefaultLockManager) settings.builder()
                 .watchdogScheduler(scheduler.value())
                 .threadFactory(threadFactory.value())
@@ -50,7 +56,7 @@ final class LockManagerLifecycle {
                 .build();
         if (OptionalApi.JTA.isPresent()) {
             UnlockDeferral deferral = ReleaseAfterCompletion.create(manager.leases(),
-                    type -> ContainerBeans.find(beanManager, type));
+                    type -> ContainerBeans.find(beans, type));
             manager.deferUnlocksWith(deferral);
             unlockDeferral = deferral;
         }

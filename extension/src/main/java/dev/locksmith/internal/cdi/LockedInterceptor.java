@@ -34,7 +34,7 @@ public class LockedInterceptor {
     LockManager locks;
 
     @Inject
-    LocksmithExtension extension;
+    LockedRuntime runtime;
 
     /** The bean whose method is intercepted, as CDI knows it: no guessing from proxy class names. */
     @Inject
@@ -69,8 +69,8 @@ public class LockedInterceptor {
     }
 
     private Object locked(InvocationContext invocation) throws Exception {
-        LockedOperation operation = extension.lockedMethods().of(intercepted.getBeanClass(), invocation.getMethod());
-        return LockedCall.run(locks, extension.lifecycle()::unlockDeferral, operation,
+        LockedOperation operation = runtime.operation(intercepted.getBeanClass(), invocation.getMethod());
+        return LockedCall.run(locks, runtime.lifecycle()::unlockDeferral, operation,
                 invocation.getParameters(), invocation::proceed);
     }
 }

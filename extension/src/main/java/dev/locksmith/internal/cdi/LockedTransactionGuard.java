@@ -26,7 +26,7 @@ public class LockedTransactionGuard {
     public static final int PRIORITY = Interceptor.Priority.PLATFORM_BEFORE + 250;
 
     @Inject
-    LocksmithExtension extension;
+    LockedRuntime runtime;
 
     /**
      * @param invocation the intercepted call, already holding its lock
@@ -37,7 +37,7 @@ public class LockedTransactionGuard {
     public Object watch(InvocationContext invocation) throws Exception {
         DistributedLock lock = LockedCall.innermostLock();
         if (lock != null) {
-            extension.lifecycle().unlockDeferral().watchUntilCompletion(lock);
+            runtime.lifecycle().unlockDeferral().watchUntilCompletion(lock);
         }
         return invocation.proceed();
     }

@@ -1,11 +1,7 @@
 package dev.locksmith.internal.cdi;
 
 import dev.locksmith.internal.classpath.OptionalApi;
-import dev.locksmith.internal.config.Durations;
 import dev.locksmith.LockManager;
-import dev.locksmith.Locked;
-import jakarta.annotation.PostConstruct;
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
@@ -19,11 +15,10 @@ import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.Interceptor;
 import jakarta.enterprise.inject.spi.ProcessManagedBean;
-import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
@@ -35,10 +30,14 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * <ul>
  *   <li>adds the {@link LockedInterceptor}, enabled for the whole application by its priority;</li>
  *   <li>notes every business method that {@code @Locked} applies to, on CDI beans and session beans;</li>
- *   <li>adds the {@code @ApplicationScoped} {@link LockManager} bean, closed when the application stops;</li>
+ *   <li>adds the {@code @ApplicationScoped} {@link LockManager} bean, closed when the application stops,
+ *       and the {@link LockedRuntime} the interceptors use;</li>
  *   <li>once the beans are known, reads the configuration and resolves every use, failing the
  *       deployment with a {@link DeploymentException} for each bad template, duration or override.</li>
  * </ul>
+ *
+ * <p>{@link LocksmithLiteExtension} does the same in CDI Lite containers (Quarkus), and steps aside
+ * where this extension runs.
  *
  * <p>Not final: the container instantiates extensions through {@link java.util.ServiceLoader} and
  * may treat them like other beans.
@@ -48,8 +47,7 @@ public class LocksmithExtension implements Extension {
 
     // The container may fire ProcessManagedBean from several threads at once.
     private final Queue<LockedUse> uses = new ConcurrentLinkedQueue<>();
-    private volatile LockManagerLifecycle lifecycle;
-    private volatile LockedMethods lockedMethods;
+    private volatile LockedRuntime runtime;
 
     void addInterceptor(@Observes BeforeBeanDiscovery event, BeanManager beanManager) {
         event.addAnnotatedType(beanManager.createAnnotatedType(LockedInterceptor.class), LockedInterceptor.class.getName());
@@ -65,29 +63,21 @@ public class LocksmithExtension implements Extension {
         }
         for (AnnotatedMethod<? super T> method : type.getMethods()) {
             Method javaMethod = method.getJavaMember();
-            int modifiers = javaMethod.getModifiers();
-            if (Modifier.isStatic(modifiers) || Modifier.isPrivate(modifiers) || javaMethod.isBridge()
-                    || javaMethod.isSynthetic() || javaMethod.getDeclaringClass() == Object.class
-                    || isCalledByTheContainerOnly(method)) {
-                continue;
+            if (LockedUses.isBusinessMethod(javaMethod, method::isAnnotationPresent)) {
+                LockedBinding.find(method.getAnnotations(), type.getAnnotations()).ifPresent(locked ->
+                        uses.add(new LockedUse(type.getJavaClass(), javaMethod, locked)));
             }
-            LockedBinding.find(method.getAnnotations(), type.getAnnotations()).ifPresent(locked ->
-                    uses.add(new LockedUse(type.getJavaClass(), javaMethod, locked)));
         }
     }
 
-    /**
-     * Life-cycle callbacks and initializer methods are not business methods: no interceptor
-     * binding applies to them, so a type-level template need not fit them.
-     */
-    private static boolean isCalledByTheContainerOnly(AnnotatedMethod<?> method) {
-        return method.isAnnotationPresent(PostConstruct.class) || method.isAnnotationPresent(PreDestroy.class)
-                || method.isAnnotationPresent(Inject.class);
-    }
-
     void addLockManager(@Observes AfterBeanDiscovery event, BeanManager beanManager) {
-        LockManagerLifecycle managers = new LockManagerLifecycle(beanManager);
-        lifecycle = managers;
+        LockManagerLifecycle managers = new LockManagerLifecycle(beanManager::createInstance);
+        LockedRuntime locked = new LockedRuntime(managers, null);
+        runtime = locked;
+        event.<LockedRuntime>addBean()
+                .types(LockedRuntime.class, Object.class)
+                .scope(Singleton.class)
+                .createWith(context -> locked);
         event.<LockManager>addBean()
                 .types(LockManager.class, Object.class)
                 .scope(ApplicationScoped.class)
@@ -99,48 +89,14 @@ public class LocksmithExtension implements Extension {
     }
 
     void validate(@Observes AfterDeploymentValidation event) {
-        ConfigValues values = ConfigValues.ofApplication();
-        LocksmithSettings settings = null;
-        try {
-            settings = LocksmithSettings.read(values);
-            lifecycle.configure(settings);
-        } catch (IllegalArgumentException e) {
-            event.addDeploymentProblem(new DeploymentException("Locksmith configuration: " + e.getMessage(), e));
-        }
-        var defaultWait = settings != null ? settings.waitTime() : Durations.parse(ConfigKey.WAIT_TIME.defaultValue());
-        LockedMethods methods = new LockedMethods((beanClass, method) -> LockedOperation.resolve(beanClass, method,
-                LockedMethods.bindingOf(beanClass, method), values, defaultWait));
-        for (LockedUse use : uses) {
-            try {
-                methods.add(use.beanClass(), use.method(),
-                        LockedOperation.resolve(use.beanClass(), use.method(), use.locked(), values, defaultWait));
-            } catch (IllegalArgumentException e) {
-                event.addDeploymentProblem(new DeploymentException(e.getMessage(), e));
-            }
-        }
+        DeploymentCheck check = DeploymentCheck.of(uses, ConfigValues.ofApplication());
         uses.clear();
-        lockedMethods = methods;
-        if (settings != null) {
-            LOG.log(Level.INFO, "Locksmith: " + methods.size() + " @Locked method(s) checked; Redis at "
-                    + settings.redactedUri() + " (" + settings.mode() + "), connected on first use; "
-                    + OptionalFeatures.describe());
+        check.problems().forEach(problem ->
+                event.addDeploymentProblem(new DeploymentException(problem.message(), problem.cause())));
+        runtime.resolved(check.methods());
+        if (check.settings() != null) {
+            runtime.lifecycle().configure(check.settings());
+            LOG.log(Level.INFO, DeploymentCheck.startupLine(check.methods().size(), check.settings()));
         }
-    }
-
-    /**
-     * @return every {@code @Locked} method, resolved at startup
-     */
-    LockedMethods lockedMethods() {
-        return lockedMethods;
-    }
-
-    /**
-     * @return the life cycle of the {@link LockManager} bean
-     */
-    LockManagerLifecycle lifecycle() {
-        return lifecycle;
-    }
-
-    private record LockedUse(Class<?> beanClass, Method method, Locked locked) {
     }
 }

@@ -36,6 +36,9 @@ record LocksmithSettings(String redisUri, RedisMode mode, int syncReplicas, Dura
                          Duration commandTimeout, String keyPrefix, Duration leaseTime, Duration waitTime,
                          String executor, Duration fenceLifetime, String threadFactory, boolean telemetry,
                          List<String> namePatterns, boolean resolvedNames, String applicationName) {
+    /** Where a Quarkus application names its Redis; Locksmith's default when it has no URI of its own. */
+    static final String QUARKUS_REDIS_HOSTS = "quarkus.redis.hosts";
+
     /**
      * @param values where settings come from
      * @return the checked settings
@@ -43,7 +46,7 @@ record LocksmithSettings(String redisUri, RedisMode mode, int syncReplicas, Dura
      */
     static LocksmithSettings read(ConfigValues values) {
         RedisMode mode = mode(values);
-        String uri = ConfigKey.REDIS_URI.read(values);
+        String uri = redisUri(values);
         try {
             RedisUris.parse(uri, mode);
         } catch (IllegalArgumentException e) {
@@ -65,6 +68,16 @@ record LocksmithSettings(String redisUri, RedisMode mode, int syncReplicas, Dura
                 ConfigKey.EXECUTOR.read(values), fenceLifetime, ConfigKey.THREAD_FACTORY.read(values),
                 flag(values, ConfigKey.TELEMETRY_ENABLED), patterns(values), flag(values, ConfigKey.TELEMETRY_RESOLVED_NAMES),
                 ConfigKey.APPLICATION_NAME.read(values).trim());
+    }
+
+    /**
+     * @return {@code locksmith.redis.uri}, else Quarkus's own {@code quarkus.redis.hosts}, else the default
+     */
+    private static String redisUri(ConfigValues values) {
+        return values.get(ConfigKey.REDIS_URI.key())
+                .or(() -> values.get(QUARKUS_REDIS_HOSTS))
+                .map(String::trim).filter(uri -> !uri.isEmpty())
+                .orElse(ConfigKey.REDIS_URI.defaultValue());
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.locksmith.sample.stock;
 
 import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DefaultValue;
@@ -25,8 +26,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * POST /api/stock/espresso/reservations?wait=none {"quantity": 1} -> 503 LOCK_TIMEOUT at once if the lock is taken
  * </pre>
  *
- * <p>{@code via} chooses the code path: {@code cdi} (default), {@code ejb}, {@code singleton} or
- * {@code manager}; {@code wait=none} makes it give up at once instead of waiting for the lock.
+ * <p>{@code via} chooses the code path: {@code cdi} (default), {@code ejb}, {@code singleton} (where the
+ * runtime has Enterprise Beans) or {@code manager}; {@code wait=none} makes it give up at once instead of waiting for the lock.
  * With {@code sample.locking.enabled=false} every reservation takes the unlocked path instead.
  */
 @Path("/stock/{sku}")
@@ -40,11 +41,9 @@ public class StockResource {
     @Inject
     LockedReservations cdi;
 
+    /** The EJB paths; unsatisfied on a runtime without EJB, such as Quarkus. */
     @Inject
-    ReservationDesk ejb;
-
-    @Inject
-    SingletonReservations singleton;
+    Instance<SessionBeanPaths> sessionBeans;
 
     @Inject
     ManagedReservations manager;
@@ -101,11 +100,18 @@ public class StockResource {
         boolean waits = "configured".equals(wait);
         ReservationReceipt receipt = switch (path) {
             case CDI -> waits ? cdi.reserve(sku, quantity) : cdi.tryReserve(sku, quantity);
-            case EJB -> waits ? ejb.reserve(sku, quantity) : ejb.tryReserve(sku, quantity);
-            case SINGLETON -> waits ? singleton.reserve(sku, quantity) : singleton.tryReserve(sku, quantity);
+            case EJB, SINGLETON -> sessionBeans(path).reserve(path, sku, quantity, waits);
             case MANAGER -> waits ? manager.reserve(sku, quantity) : manager.tryReserve(sku, quantity);
             case UNLOCKED -> unlocked.reserve(sku, quantity);
         };
         return Response.status(Response.Status.CREATED).entity(receipt).build();
+    }
+
+    private SessionBeanPaths sessionBeans(Via via) {
+        if (!sessionBeans.isResolvable()) {
+            throw new IllegalArgumentException("via=" + via + " needs Enterprise Beans, which this runtime lacks;"
+                    + " use via=cdi or via=manager");
+        }
+        return sessionBeans.get();
     }
 }

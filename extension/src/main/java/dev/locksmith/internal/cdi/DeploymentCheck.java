@@ -1,0 +1,66 @@
+package dev.locksmith.internal.cdi;
+
+import dev.locksmith.internal.config.Durations;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * The check both registrations of Locksmith make before the application runs: the settings, and
+ * every {@code @Locked} use against its method and the configuration's overrides. The portable
+ * extension makes it when the deployment is validated; the build compatible extension when the
+ * application is built (Quarkus) or deployed (Weld), each reporting the same messages its own way.
+ *
+ * @param settings the checked settings, or null when they are bad
+ * @param methods  every use resolved, and the resolver of the ones discovery did not see
+ * @param problems one message per bad setting or use, each naming the value and the fix
+ */
+record DeploymentCheck(LocksmithSettings settings, LockedMethods methods, List<Problem> problems) {
+
+    /**
+     * @param uses   every {@code @Locked} use discovery found
+     * @param values the application's configuration
+     * @return what was found good and bad
+     */
+    static DeploymentCheck of(Collection<LockedUse> uses, ConfigValues values) {
+        List<Problem> problems = new ArrayList<>();
+        LocksmithSettings settings = null;
+        try {
+            settings = LocksmithSettings.read(values);
+        } catch (IllegalArgumentException e) {
+            problems.add(new Problem("Locksmith configuration: " + e.getMessage(), e));
+        }
+        Duration defaultWait = settings != null ? settings.waitTime() : Durations.parse(ConfigKey.WAIT_TIME.defaultValue());
+        LockedMethods methods = new LockedMethods((beanClass, method) -> LockedOperation.resolve(beanClass, method,
+                LockedMethods.bindingOf(beanClass, method), values, defaultWait));
+        for (LockedUse use : uses) {
+            try {
+                methods.add(use.beanClass(), use.method(),
+                        LockedOperation.resolve(use.beanClass(), use.method(), use.locked(), values, defaultWait));
+            } catch (IllegalArgumentException e) {
+                problems.add(new Problem(e.getMessage(), e));
+            }
+        }
+        return new DeploymentCheck(settings, methods, List.copyOf(problems));
+    }
+
+    /**
+     * @param lockedMethods how many {@code @Locked} methods were checked
+     * @param settings      the checked settings
+     * @return the one line that tells operators what Locksmith found and which parts of it run
+     */
+    static String startupLine(int lockedMethods, LocksmithSettings settings) {
+        return "Locksmith: " + lockedMethods + " @Locked method(s) checked; Redis at " + settings.redactedUri() + " ("
+                + settings.mode() + "), connected on first use; " + OptionalFeatures.describe();
+    }
+
+    /**
+     * One bad setting or use.
+     *
+     * @param message what is wrong, where, and the fix
+     * @param cause   the exception that said so
+     */
+    record Problem(String message, IllegalArgumentException cause) {
+    }
+}
