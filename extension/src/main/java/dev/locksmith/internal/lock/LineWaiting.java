@@ -47,7 +47,11 @@ final class LineWaiting implements WaitStrategy {
         LocalContention.Turn turn = contention.awaitTurn(me, deadline, waiting);
         while (true) {
             if (turn == LocalContention.Turn.HANDED) {
-                return acquisition.grantHandOver(me);
+                try {
+                    return acquisition.grantHandOver(me);
+                } finally {
+                    contention.handOverTaken();
+                }
             }
             if (turn == LocalContention.Turn.TIMED_OUT) {
                 return attempts.endOfWait();
@@ -78,7 +82,6 @@ final class LineWaiting implements WaitStrategy {
                     long subscribed = attempts.run(() -> acquisition.listen(contention));
                     if (subscribed == 0) {
                         listening = true;
-                        woken = true;
                         continue;
                     }
                     busyForMillis = subscribed;

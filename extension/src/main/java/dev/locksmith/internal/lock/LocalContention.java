@@ -149,6 +149,20 @@ final class LocalContention {
     }
 
     /**
+     * Says that a waiter handed the lock ({@link Turn#HANDED}) recorded its hold, or failed to: the
+     * next waiter of the line, first now, finds that hold instead of asking Redis.
+     */
+    void handOverTaken() {
+        mutex.lock();
+        try {
+            handOversUnderWay--;
+            signalFirst();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
      * Leaves the line for good; the next waiter becomes first.
      *
      * @return true when a release here handed {@code me} the lock that it did not collect: the
@@ -428,9 +442,9 @@ final class LocalContention {
             awaitSettle(me);
         }
         if (me.state() == HandOver.State.HANDED) {
-            handOversUnderWay--;
-            me.moveTo(HandOver.State.WAITING); // the hold is its own now; it is no longer in the line
-            signalFirst();
+            // The hold is its own now and it is no longer in the line; the hand-over stays under
+            // way until it recorded the hold (handOverTaken), so the next waiter sees a local holder.
+            me.moveTo(HandOver.State.WAITING);
             return Turn.HANDED;
         }
         if (me.state() == HandOver.State.FELL_THROUGH) {
