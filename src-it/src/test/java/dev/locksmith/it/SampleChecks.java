@@ -331,6 +331,7 @@ abstract class SampleChecks {
         }
         ExportedMetrics grown = ExportedMetrics.settled(cluster(), SOON).minus(before);
 
+        System.out.printf("METRICS %s: 20 contended reservations added %s%n", cluster().runtime(), grown);
         assertThat(grown).as("acquisitions of stock:{sku}, and waits that acquired it, over both servers")
                 .isEqualTo(new ExportedMetrics(20, 20));
     }
