@@ -351,23 +351,7 @@ abstract class SampleChecks {
         Instant to = from.plus(observed);
         Thread.sleep(Duration.between(Instant.now(), to.plusSeconds(2)).toMillis());
 
-        SortedMap<String, List<String>> runs = database().jobRuns(from, to);
-        Map<String, List<String>> twice = runs.entrySet().stream().filter(run -> run.getValue().size() > 1)
-                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
-        Map<String, Long> byServer = runs.values().stream().flatMap(List::stream)
-                .collect(Collectors.groupingBy(server -> server, TreeMap::new, Collectors.counting()));
-        long skipped = -1;
-        if (cluster().runtime().exportsMetrics()) {
-            Await.until("a skipped slot in the exported metrics", SOON,
-                    () -> ExportedMetrics.skipped(cluster(), SLOT_JOB_LOCK) > 0);
-            skipped = ExportedMetrics.skipped(cluster(), SLOT_JOB_LOCK);
-        }
-        System.out.printf("SCHEDULED-JOB %s: %d slots observed in %s, run twice: %d, runs by server: %s,"
-                + " skipped (exported metrics, -1 = not exported): %d%n", cluster().runtime(), runs.size(), observed,
-                twice.size(), byServer, skipped);
-        assertThat(twice).as("slots run on both servers").isEmpty();
-        assertThat(runs.size()).as("slots run in %s, of %d", observed, observed.toSeconds() / 2)
-                .isGreaterThanOrEqualTo((int) (observed.toSeconds() / 2) - 2);
+        assertEachSlotRanOnce(SLOT_JOB_LOCK, from, to);
         Reply described = first().describeLock(SLOT_JOB_LOCK);
         JsonObject lastRun = described.body().getJsonObject("lastRun");
         assertThat(lastRun).as("%s", described).isNotNull();
@@ -386,13 +370,37 @@ abstract class SampleChecks {
             survivor = cluster().process(1 - runner).name();
         } // the gate opens: the survivor's runs must not wait at it
         Duration movedAfter = Await.until("a slot runs on " + survivor, SampleCluster.LEASE.plusSeconds(10),
-                () -> database().jobRuns(killed.truncatedTo(ChronoUnit.SECONDS), killed.plusSeconds(60)).values()
-                        .stream().anyMatch(servers -> servers.contains(survivor)));
+                () -> database().jobRuns(SLOT_JOB_LOCK, killed.truncatedTo(ChronoUnit.SECONDS), killed.plusSeconds(60))
+                        .values().stream().anyMatch(servers -> servers.contains(survivor)));
 
         System.out.printf("SCHEDULED-JOB %s: the runner died mid-run; %s ran a slot %d ms later%n",
                 cluster().runtime(), survivor, movedAfter.toMillis());
         assertThat(movedAfter).as("at most the lease, plus a slot to fire in")
                 .isLessThanOrEqualTo(SampleCluster.LEASE.plusSeconds(2).plusMillis(500));
+    }
+
+    /**
+     * @param job the job's lock name, also its {@code job} in {@code job_run}
+     */
+    private void assertEachSlotRanOnce(String job, Instant from, Instant to) {
+        Duration observed = Duration.between(from, to);
+        SortedMap<String, List<String>> runs = database().jobRuns(job, from, to);
+        Map<String, List<String>> twice = runs.entrySet().stream().filter(run -> run.getValue().size() > 1)
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+        Map<String, Long> byServer = runs.values().stream().flatMap(List::stream)
+                .collect(Collectors.groupingBy(server -> server, TreeMap::new, Collectors.counting()));
+        long skipped = -1;
+        if (cluster().runtime().exportsMetrics()) {
+            Await.until("a skipped slot of " + job + " in the exported metrics", SOON,
+                    () -> ExportedMetrics.skipped(cluster(), job) > 0);
+            skipped = ExportedMetrics.skipped(cluster(), job);
+        }
+        System.out.printf("SCHEDULED-JOB %s, %s: %d slots observed in %s, run twice: %d, runs by server: %s,"
+                + " skipped (exported metrics, -1 = not exported): %d%n", cluster().runtime(), job, runs.size(),
+                observed, twice.size(), byServer, skipped);
+        assertThat(twice).as("slots of %s run on both servers", job).isEmpty();
+        assertThat(runs.size()).as("slots of %s run in %s, of %d", job, observed, observed.toSeconds() / 2)
+                .isGreaterThanOrEqualTo((int) (observed.toSeconds() / 2) - 2);
     }
 
     private static long pidIn(String process) {

@@ -2,6 +2,7 @@ package dev.locksmith.sample.jobs;
 
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
+import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.AroundTimeout;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
@@ -12,7 +13,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * {@code sample.jobs.enabled} is false does nothing, not even take the lock; with
  * {@code sample.jobs.skew} (ms) it waits that long first, as a server whose clock runs behind
  * fires its timers late. Clusters have such skew; a job locked with {@code waitTime = 0} alone
- * would then run twice per slot.
+ * would then run twice per slot. It controls EJB timeouts ({@code @Schedule}) and, since Quarkus
+ * calls a {@code @Scheduled} method as a business method, Quarkus's scheduled methods too.
  */
 @TimerControl
 @Interceptor
@@ -27,7 +29,16 @@ public class TimerControlInterceptor {
     long skewMillis;
 
     @AroundTimeout
-    public Object control(InvocationContext invocation) throws Exception {
+    public Object controlTimeout(InvocationContext invocation) throws Exception {
+        return control(invocation);
+    }
+
+    @AroundInvoke
+    public Object controlScheduledCall(InvocationContext invocation) throws Exception {
+        return control(invocation);
+    }
+
+    private Object control(InvocationContext invocation) throws Exception {
         if (!enabled) {
             return null;
         }
