@@ -37,6 +37,8 @@ abstract class SampleChecks {
     static final Duration SOON = Duration.ofSeconds(30);
     /** The lock of the sample's scheduled job, {@code dev.locksmith.sample.jobs.SlotJob.LOCK}. */
     static final String SLOT_JOB_LOCK = "sample-job";
+    /** The lock of the sample's task on the ManagedScheduledExecutorService, {@code ManagedSlotTask.LOCK}. */
+    static final String MANAGED_TASK_LOCK = "sample-task";
 
     /**
      * @return the cluster the subclass registered
@@ -341,7 +343,9 @@ abstract class SampleChecks {
      * late ({@link SampleCluster#TIMER_SKEW}), with a job much shorter than the slot: each slot runs
      * exactly once (rows in the shared database), the late server skips quietly (the metrics count
      * it where the runtime exports them), the last run is readable, and when the server running a
-     * job dies mid-run, the other server runs a slot within a lease.
+     * job dies mid-run, the other server runs a slot within a lease. Where the server has Jakarta
+     * Concurrency, the sample's task on the ManagedScheduledExecutorService, locked by hand with
+     * {@code callWithLock} and {@code CallOptions}, runs each of its slots once too, in the same 30 s.
      */
     @Test
     @Order(11)
@@ -352,6 +356,9 @@ abstract class SampleChecks {
         Thread.sleep(Duration.between(Instant.now(), to.plusSeconds(2)).toMillis());
 
         assertEachSlotRanOnce(SLOT_JOB_LOCK, from, to);
+        if (cluster().runtime().runsManagedTask()) {
+            assertEachSlotRanOnce(MANAGED_TASK_LOCK, from, to);
+        }
         Reply described = first().describeLock(SLOT_JOB_LOCK);
         JsonObject lastRun = described.body().getJsonObject("lastRun");
         assertThat(lastRun).as("%s", described).isNotNull();
