@@ -45,12 +45,7 @@ public class ManagedSlotTask {
     JobRuns runs;
 
     @Inject
-    @ConfigProperty(name = "sample.jobs.enabled", defaultValue = "false")
-    boolean enabled;
-
-    @Inject
-    @ConfigProperty(name = "sample.jobs.skew", defaultValue = "0")
-    long skewMillis;
+    JobControl jobs;
 
     @Inject
     @ConfigProperty(name = "sample.instance", defaultValue = "sample")
@@ -59,7 +54,7 @@ public class ManagedSlotTask {
     private volatile ScheduledFuture<?> schedule;
 
     void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
-        if (!enabled) {
+        if (!jobs.enabled()) {
             return;
         }
         ScheduledExecutorService executor;
@@ -84,9 +79,7 @@ public class ManagedSlotTask {
 
     private void runSlot() {
         try {
-            if (skewMillis > 0) {
-                Thread.sleep(skewMillis);   // as a server whose clock runs behind
-            }
+            jobs.awaitSkew();
             // The nearest slot boundary: a fixed-rate task fires a little early or late, never a slot off.
             Instant slot = Instant.ofEpochMilli(Math.floorDiv(System.currentTimeMillis() + SLOT_MILLIS / 2, SLOT_MILLIS)
                     * SLOT_MILLIS);
