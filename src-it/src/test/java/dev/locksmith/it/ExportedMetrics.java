@@ -7,7 +7,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Locksmith's metrics as the servers' OpenTelemetry console exporter printed them last: the
+ * Locksmith's metrics as the servers' OpenTelemetry console (logging) exporter printed them last: the
  * acquisitions and the count of acquired waits of {@code @Locked("stock:{sku}")}, summed over the
  * servers. The exporter prints cumulative values every few seconds.
  *
@@ -30,7 +30,8 @@ record ExportedMetrics(long acquisitions, long acquiredWaits) {
             SampleServer server = cluster.process(i);
             long exportsBefore = exports(server.log());
             Await.until(server.name() + " exported metrics twice more (MicroProfile Telemetry on, with"
-                    + " OTEL_METRICS_EXPORTER=console?)", timeout, () -> exports(server.log()) >= exportsBefore + 2);
+                    + " OTEL_METRICS_EXPORTER=console? on Quarkus, quarkus.otel.metrics.exporter=logging?)", timeout,
+                    () -> exports(server.log()) >= exportsBefore + 2);
         }
         return latest(cluster);
     }

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The sample on Quarkus in JVM mode: CDI Lite (ArC), Narayana, SmallRye Health; no Enterprise
- * Beans and no Jakarta Concurrency.
+ * The sample on Quarkus in JVM mode: CDI Lite (ArC), Narayana, SmallRye Health, OpenTelemetry and
+ * the scheduler; no Enterprise Beans and no Jakarta Concurrency.
  */
 enum QuarkusRuntime implements SampleRuntime {
     /** {@code quarkus-sample/target/quarkus-app/quarkus-run.jar} */
@@ -27,9 +27,12 @@ enum QuarkusRuntime implements SampleRuntime {
         return false;
     }
 
+    /**
+     * @return true: the sample has {@code quarkus-opentelemetry} with metrics on and the logging exporter
+     */
     @Override
     public boolean exportsMetrics() {
-        return false;
+        return true;
     }
 
     @Override

@@ -69,15 +69,18 @@ final class SampleDatabase implements AutoCloseable {
     }
 
     /**
-     * @return the runs of the sample's scheduled job whose slot is in {@code [from, to)}, each as
+     * @param job the job, its lock name: {@code sample-job} (the scheduled job) or {@code sample-task}
+     *            (the task on the {@code ManagedScheduledExecutorService})
+     * @return the runs of that job of the sample whose slot is in {@code [from, to)}, each as
      *         {@code slot -> instances that ran it}, in slot order
      */
-    java.util.SortedMap<String, List<String>> jobRuns(java.time.Instant from, java.time.Instant to) {
+    java.util.SortedMap<String, List<String>> jobRuns(String job, java.time.Instant from, java.time.Instant to) {
         java.util.SortedMap<String, List<String>> runs = new java.util.TreeMap<>();
         try (Connection connection = connect(); PreparedStatement query = connection.prepareStatement(
-                "SELECT slot, instance FROM job_run WHERE slot >= ? AND slot < ? ORDER BY slot, ran_at")) {
-            query.setString(1, from.toString());
-            query.setString(2, to.toString());
+                "SELECT slot, instance FROM job_run WHERE job = ? AND slot >= ? AND slot < ? ORDER BY slot, ran_at")) {
+            query.setString(1, job);
+            query.setString(2, from.toString());
+            query.setString(3, to.toString());
             try (ResultSet rows = query.executeQuery()) {
                 while (rows.next()) {
                     runs.computeIfAbsent(rows.getString(1), slot -> new java.util.ArrayList<>()).add(rows.getString(2));

@@ -28,9 +28,18 @@ interface SampleRuntime {
     boolean hasConcurrency();
 
     /**
-     * @return whether the server exports Locksmith's metrics to its console (MicroProfile Telemetry)
+     * @return whether the server exports Locksmith's metrics to its console (MicroProfile Telemetry,
+     *         or Quarkus's OpenTelemetry)
      */
     boolean exportsMetrics();
+
+    /**
+     * @return whether the sample's task on the {@code ManagedScheduledExecutorService}
+     *         ({@code ManagedSlotTask}) runs: where the server has Jakarta Concurrency
+     */
+    default boolean runsManagedTask() {
+        return hasConcurrency();
+    }
 
     /**
      * @return a message id the runtime logs when a session bean throws a system exception, such
