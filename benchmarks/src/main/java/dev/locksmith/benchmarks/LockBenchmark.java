@@ -54,12 +54,15 @@ public final class LockBenchmark {
             for (Scenario scenario : options.scenarios()) {
                 runner.run(scenario, options.contenders(scenario), measurement -> {
                     results.add(measurement);
+                    HandOffLatency handOffs = measurement.handOffs();
                     System.err.printf(Locale.ROOT, "rep %d  %-38s %-16s %9s ops/s  %5.2f calls  cpu us/cycle: server %6.1f"
-                                    + " client %6.1f  violations %d%n",
+                                    + " client %6.1f  violations %d%s%n",
                             measurement.repetition(), scenario.label(), measurement.contender().label(),
                             MarkdownReport.ops(measurement.opsPerSecond()), measurement.commandsPerCycle(),
                             measurement.serverCpuMicrosPerCycle(), measurement.clientCpuMicrosPerCycle(),
-                            measurement.violations());
+                            measurement.violations(), handOffs.count() == 0 ? "" : String.format(Locale.ROOT,
+                                    "  hand-offs %d p50 %.0f us p99 %.0f us", handOffs.count(), handOffs.p50Micros(),
+                                    handOffs.p99Micros()));
                 });
             }
             String report = new MarkdownReport(results, machine, options, Duration.between(started, Instant.now())).render();
