@@ -1,14 +1,6 @@
 package dev.locksmith.benchmarks;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
-import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Instant;
 
@@ -37,7 +29,6 @@ import java.time.Instant;
  * parent, between windows only (reset, read).
  */
 final class HandOffProbe implements AutoCloseable {
-    private static final VarHandle SLOT = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
     private static final Clock CLOCK = Clock.systemUTC();
     private static final int STAMP = 0;
     /** The releasing manager's index + 1; 0 when nobody released since the last reset. */
@@ -52,11 +43,9 @@ final class HandOffProbe implements AutoCloseable {
     private static final int DOUBLINGS = 24;
     static final int BUCKETS = LINEAR + DOUBLINGS * PER_DOUBLING;
 
-    private final FileChannel file;
-    private final MappedByteBuffer slots;
+    private final SharedSlots slots;
 
-    private HandOffProbe(FileChannel file, MappedByteBuffer slots) {
-        this.file = file;
+    private HandOffProbe(SharedSlots slots) {
         this.slots = slots;
     }
 
@@ -64,14 +53,7 @@ final class HandOffProbe implements AutoCloseable {
      * Maps {@code path}, creating it zeroed if absent.
      */
     static HandOffProbe map(Path path) {
-        try {
-            FileChannel file = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                    StandardOpenOption.WRITE);
-            return new HandOffProbe(file, file.map(FileChannel.MapMode.READ_WRITE, 0,
-                    (long) (FIRST_BUCKET + BUCKETS) * Long.BYTES));
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not map the hand-off file " + path, e);
-        }
+        return new HandOffProbe(SharedSlots.map(path, FIRST_BUCKET + BUCKETS, "hand-off"));
     }
 
     /**
@@ -93,13 +75,13 @@ final class HandOffProbe implements AutoCloseable {
         if (!counted) {
             return;
         }
-        SLOT.getAndAdd(slots, ACQUISITIONS * Long.BYTES, 1L);
-        long releaser = (long) SLOT.getVolatile(slots, RELEASER * Long.BYTES) - 1;
+        slots.getAndAdd(ACQUISITIONS, 1L);
+        long releaser = slots.get(RELEASER) - 1;
         if (releaser < 0 || releaser == manager) {
             return;
         }
-        long nanos = acquired - (long) SLOT.getVolatile(slots, STAMP * Long.BYTES);
-        SLOT.getAndAdd(slots, (FIRST_BUCKET + bucket(Math.max(0, nanos) / 1000)) * Long.BYTES, 1L);
+        long nanos = acquired - slots.get(STAMP);
+        slots.getAndAdd(FIRST_BUCKET + bucket(Math.max(0, nanos) / 1000), 1L);
     }
 
     /**
@@ -108,8 +90,8 @@ final class HandOffProbe implements AutoCloseable {
      * @param manager the releasing process's index over all worker JVMs
      */
     void releasing(int manager) {
-        SLOT.setVolatile(slots, STAMP * Long.BYTES, now());
-        SLOT.setVolatile(slots, RELEASER * Long.BYTES, (long) manager + 1);
+        slots.set(STAMP, now());
+        slots.set(RELEASER, (long) manager + 1);
     }
 
     /**
@@ -117,7 +99,7 @@ final class HandOffProbe implements AutoCloseable {
      */
     void reset() {
         for (int i = 0; i < FIRST_BUCKET + BUCKETS; i++) {
-            SLOT.setVolatile(slots, i * Long.BYTES, 0L);
+            slots.set(i, 0L);
         }
     }
 
@@ -127,9 +109,9 @@ final class HandOffProbe implements AutoCloseable {
     HandOffLatency read() {
         long[] counts = new long[BUCKETS];
         for (int i = 0; i < BUCKETS; i++) {
-            counts[i] = (long) SLOT.getVolatile(slots, (FIRST_BUCKET + i) * Long.BYTES);
+            counts[i] = slots.get(FIRST_BUCKET + i);
         }
-        return HandOffLatency.of((long) SLOT.getVolatile(slots, ACQUISITIONS * Long.BYTES), counts);
+        return HandOffLatency.of(slots.get(ACQUISITIONS), counts);
     }
 
     /**
@@ -159,10 +141,6 @@ final class HandOffProbe implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            file.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        slots.close();
     }
 }
