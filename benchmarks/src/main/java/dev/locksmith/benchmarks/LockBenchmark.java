@@ -14,7 +14,8 @@ import java.util.stream.Stream;
 /**
  * Runs the whole benchmark: starts the {@link RedisServers} on free loopback ports, measures
  * every contender in every scenario (see {@link ScenarioRunner}), prints
- * the report and writes {@code BENCHMARKS.md} and one chart per {@link Scenario.Group} into the docs folder.
+ * the report and writes {@code BENCHMARKS.md} and one chart per {@link Scenario.Group} into the docs folder
+ * (a {@link BarChart}, or for the scale rows a {@link ScaleChart}).
  * The redis-servers and every worker JVM are stopped at the end, also on failure or Ctrl-C.
  *
  * <pre>
@@ -71,8 +72,13 @@ public final class LockBenchmark {
             Files.writeString(options.docs().resolve("BENCHMARKS.md"), report, StandardCharsets.UTF_8);
             System.err.println("Wrote " + options.docs().resolve("BENCHMARKS.md"));
             for (Scenario.Group group : options.groups()) {
-                new BarChart(results, options, machine, group).write(options.docs().resolve(group.chart()));
-                System.err.println("Wrote " + options.docs().resolve(group.chart()));
+                Path chart = options.docs().resolve(group.chart());
+                if (group == Scenario.Group.SCALE) {
+                    new ScaleChart(results, options, machine).write(chart);
+                } else {
+                    new BarChart(results, options, machine, group).write(chart);
+                }
+                System.err.println("Wrote " + chart);
             }
         }
         if (results.violations() > 0) {
