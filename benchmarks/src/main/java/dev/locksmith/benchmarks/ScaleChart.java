@@ -28,7 +28,7 @@ final class ScaleChart {
     private static final int RIGHT = 30;
     private static final int PANEL_GAP = 70;
     /** Room left and right of the outermost N inside a panel. */
-    private static final int INSET = 40;
+    private static final int INSET = 60;
 
     private final Results results;
     private final BenchmarkOptions options;
@@ -119,17 +119,12 @@ final class ScaleChart {
                 }
                 g.setStroke(new BasicStroke(1f));
                 g.fillOval(px - 6, py - 6, 12, 12);
-                g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 13));
-                String value = ChartFrame.compact(median.getAsDouble());
-                // The higher of the contenders' points at this N gets its value above, the others below,
-                // so that two close points stay readable; at the first N on the side away from the line.
-                boolean above = contenders.stream().map(c -> results.medianOps(c, scenario))
-                        .allMatch(other -> other.isEmpty() || other.getAsDouble() <= median.getAsDouble());
-                int textX = scenario == scenarios.get(0) ? px - 9 - g.getFontMetrics().stringWidth(value) : px + 9;
-                g.drawString(value, textX, above ? py - 4 : py + 15);
                 previousX = px;
                 previousY = py;
             }
+        }
+        for (Scenario scenario : scenarios) {
+            values(g, scenario, xOf(scenario, scenarios, x, width), scenario == scenarios.get(0), plotBottom, top);
         }
 
         g.setColor(Color.BLACK);
@@ -151,6 +146,31 @@ final class ScaleChart {
                     line += 18;
                 }
             }
+        }
+    }
+
+    /**
+     * Writes each contender's median at one N beside its point: the highest above it, the others
+     * below theirs, each pushed up where it would run into the axis or the value under it; at the
+     * first N left of the points, away from the lines.
+     */
+    private void values(Graphics2D g, Scenario scenario, int px, boolean first, int plotBottom, double top) {
+        int plotHeight = plotBottom - TOP;
+        List<Contender> highestFirst = contenders.stream()
+                .filter(c -> results.medianOps(c, scenario).isPresent())
+                .sorted(Comparator.comparingDouble((Contender c) -> results.medianOps(c, scenario).getAsDouble()).reversed())
+                .toList();
+        g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 13));
+        int lowestBaseline = plotBottom - 3;
+        for (int i = highestFirst.size() - 1; i >= 0; i--) {
+            Contender contender = highestFirst.get(i);
+            double median = results.medianOps(contender, scenario).getAsDouble();
+            int py = plotBottom - (int) Math.round(median / top * plotHeight);
+            int baseline = Math.min(i == 0 ? py - 4 : py + 15, lowestBaseline);
+            String value = ChartFrame.compact(median);
+            g.setColor(ChartFrame.COLORS.get(contender));
+            g.drawString(value, first ? px - 9 - g.getFontMetrics().stringWidth(value) : px + 9, baseline);
+            lowestBaseline = baseline - 14;
         }
     }
 
