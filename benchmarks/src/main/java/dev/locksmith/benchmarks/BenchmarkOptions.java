@@ -64,7 +64,8 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
         // busy CPUs: with 3 s, C2 was still compiling Netty's write path well into the counted window.
         Duration warmup = Duration.ofSeconds(20);
         Duration measure = Duration.ofSeconds(4);
-        // Shorter for the five other kinds, so that the whole default run stays near 10 minutes.
+        // Shorter for the five other kinds and the nine scale rows, so that the whole default run
+        // stays near 20 minutes (the scale rows take about 8 of them).
         Duration kindsWarmup = Duration.ofSeconds(8);
         Duration kindsMeasure = Duration.ofSeconds(2);
         int repetitions = 3;
