@@ -27,22 +27,33 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
 
     static final String USAGE = """
             Usage: java -jar benchmarks/target/locksmith-benchmarks.jar [options]
-              --quick                 about 2 minutes for every kind, for use while developing:
-                                      short windows, one repetition, no telemetry row, report
-                                      into benchmarks/target/quick unless --docs says otherwise;
+              --quick                 about 4 minutes for every kind, for use while developing:
+                                      short windows, one repetition, no telemetry row, scale
+                                      rows for 2 and 32 processes only, report into
+                                      benchmarks/target/quick unless --docs says otherwise;
                                       options after it override its values; its warmup is too
                                       short for the @Locked row, which settles later than the rest
               --warmup SECONDS        uncounted cycling of each worker JVM, once, before its
                                       first counted window (default 20)
               --measure SECONDS       counted window of each measurement (default 4)
-              --kinds-warmup SECONDS  the same for fair, read, write, multi and RedLock (default 8)
+              --kinds-warmup SECONDS  the same for fair, read, write, multi, RedLock and the
+                                      scale rows (default 8)
               --kinds-measure SECONDS their counted window (default 2)
               --repetitions N         measurements per contender and scenario (default 3)
               --docs DIR              where BENCHMARKS.md and the charts go (default docs)
               --contenders A,B        some of locksmith, locksmith_telemetry, locksmith_locked,
                                       redisson, raw (default all)
               --scenarios A,B         some of uncontended_1, uncontended_8, contended, fair, read,
-                                      read_write_mixed, write, multi, redlock (default all)
+                                      read_write_mixed, write, multi, redlock, and the scale rows
+                                      (default all):
+                                      scale_reentrant, scale_fair, scale_write (each for 2, 8 and
+                                      32 processes, 2 and 32 with --quick), scale (all three),
+                                      or one row such as scale_fair_8. A scale row runs N lock
+                                      managers (Redisson clients), each with its own connections
+                                      and one thread, over 2 worker JVMs (N = 2) or 4 (N = 8, 32),
+                                      all on one lock name: cycles/s, Redis calls per cycle and
+                                      the hand-off latency between processes (p50, p99), in a
+                                      "Scale" section and benchmarks-scale.png
               --help                  this text""";
 
     /**
@@ -53,16 +64,20 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
         // busy CPUs: with 3 s, C2 was still compiling Netty's write path well into the counted window.
         Duration warmup = Duration.ofSeconds(20);
         Duration measure = Duration.ofSeconds(4);
-        // Shorter for the five other kinds, so that the whole default run stays near 10 minutes.
+        // Shorter for the five other kinds and the nine scale rows, so that the whole default run
+        // stays near 20 minutes (the scale rows take about 8 of them).
         Duration kindsWarmup = Duration.ofSeconds(8);
         Duration kindsMeasure = Duration.ofSeconds(2);
         int repetitions = 3;
         Path docs = Path.of("docs");
         List<Contender> contenders = List.of(Contender.values());
-        List<Scenario> scenarios = List.of(Scenario.values());
+        List<String> scenarioNames = Arrays.stream(Scenario.values()).map(Scenario::name).toList();
+        boolean quick = false;
+        boolean scenariosNamed = false;
         for (int i = 0; i < args.length; i += 2) {
             String option = args[i];
             if (option.equals("--quick")) {
+                quick = true;
                 warmup = Duration.ofSeconds(3);
                 measure = Duration.ofSeconds(1);
                 kindsWarmup = Duration.ofSeconds(2);
@@ -85,12 +100,39 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
                 case "--repetitions" -> repetitions = (int) positive(option, value, 1);
                 case "--docs" -> docs = Path.of(value);
                 case "--contenders" -> contenders = named(Contender.class, option, value);
-                case "--scenarios" -> scenarios = named(Scenario.class, option, value);
+                case "--scenarios" -> {
+                    scenarioNames = List.of(value.split(","));
+                    scenariosNamed = true;
+                }
                 default -> throw new IllegalArgumentException("Unknown option " + option + ".\n" + USAGE);
             }
         }
+        List<Scenario> scenarios = scenarios(scenarioNames, quick, scenariosNamed);
         return new BenchmarkOptions(warmup, measure, kindsWarmup, kindsMeasure, repetitions, docs, contenders,
                 scenarios, List.of(args));
+    }
+
+    /**
+     * @param names    scenario names and scale families ({@code scale}, {@code scale_fair}, ...)
+     * @param quick    true with {@code --quick}: families and the default cover 2 and 32 processes only
+     * @param named    true if the names came from {@code --scenarios}: a scale row named by its
+     *                 whole name then runs even with {@code --quick}
+     * @return the scenarios, each once, in the order named
+     */
+    private static List<Scenario> scenarios(List<String> names, boolean quick, boolean named) {
+        List<Scenario> chosen = new ArrayList<>();
+        for (String name : names) {
+            List<Scenario> family = Scenario.scaleFamily(name, quick);
+            List<Scenario> these = !family.isEmpty() ? family : named(Scenario.class, "--scenarios", name);
+            for (Scenario scenario : these) {
+                boolean skippedByQuick = !named && quick && scenario.group() == Scenario.Group.SCALE
+                        && !Scenario.QUICK_SCALE.contains(scenario.processes());
+                if (!skippedByQuick && !chosen.contains(scenario)) {
+                    chosen.add(scenario);
+                }
+            }
+        }
+        return List.copyOf(chosen);
     }
 
     /**

@@ -4,11 +4,13 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The main class of a worker JVM: connects one contender, prints {@code READY}, then for every
+ * The main class of a worker JVM: connects one contender (as many separate clients as the
+ * scenario has lock managers per JVM), prints {@code READY}, then for every
  * {@code GO} line of a {@link Window} on standard input runs the {@link CycleLoop} and prints
  * {@code RESULT cycles violations cpuNanos}, until its input ends; on a failure it prints
  * {@code FAILED reason} and exits with 1. One worker serves all windows of its contender in one
@@ -24,8 +26,9 @@ public final class BenchmarkWorker {
     }
 
     /**
-     * @param args contender, scenario (enum names), lock name prefix, JVM index, occupancy file, and the
-     *             scenario's Redis URIs, comma-separated
+     * @param args contender, scenario (enum names), lock name prefix, JVM index, occupancy file,
+     *             hand-off file (used where the scenario measures hand-offs), and the scenario's
+     *             Redis URIs, comma-separated
      */
     public static void main(String[] args) {
         try {
@@ -34,16 +37,23 @@ public final class BenchmarkWorker {
             String run = args[2];
             int jvm = Integer.parseInt(args[3]);
             Path occupancy = Path.of(args[4]);
-            List<String> redisUris = List.of(args[5].split(","));
+            Path handOff = Path.of(args[5]);
+            List<String> redisUris = List.of(args[6].split(","));
+            List<LockClient> clients = new ArrayList<>();
             try (OccupancyProbe probe = OccupancyProbe.map(occupancy, scenario.lockCount());
-                 LockClient client = contender.connect(scenario.servers(), redisUris)) {
+                 HandOffProbe handOffs = scenario.measuresHandOffs() ? HandOffProbe.map(handOff) : null) {
+                for (int manager = 0; manager < scenario.managersPerJvm(); manager++) {
+                    clients.add(contender.connect(scenario.servers(), redisUris));
+                }
                 System.out.println(READY);
                 BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
                 String go;
                 // The parent closes our input when it needs no more windows.
                 while ((go = in.readLine()) != null) {
-                    runWindow(Window.parse(go), new CycleLoop(client, scenario, run, jvm, probe));
+                    runWindow(Window.parse(go), new CycleLoop(clients, scenario, run, jvm, probe, handOffs));
                 }
+            } finally {
+                clients.forEach(LockClient::close);
             }
         } catch (Throwable e) {
             System.out.println(FAILED + e);

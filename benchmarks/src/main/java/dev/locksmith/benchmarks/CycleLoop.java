@@ -9,28 +9,34 @@ import java.util.concurrent.atomic.AtomicReference;
  * The threads of one worker JVM, each locking and unlocking its lock as fast as it can from the
  * window's start to its end. A cycle counts when it completes inside the measured part of the
  * window. The critical section is empty except for the {@link OccupancyProbe}, which counts
- * holders that should exclude each other but met inside as a violation.
+ * holders that should exclude each other but met inside as a violation, and, where the scenario
+ * measures them, the {@link HandOffProbe}'s stamps.
  */
 final class CycleLoop {
     private static final long STRAGGLER_GRACE_MILLIS = TimeUnit.SECONDS.toMillis(60);
 
-    private final LockClient client;
+    private final List<LockClient> clients;
     private final Scenario scenario;
     private final String run;
     private final int jvm;
     private final OccupancyProbe probe;
+    private final HandOffProbe handOffs;
 
     /**
-     * @param run   the measurement's unique lock name prefix
-     * @param jvm   this worker JVM's index within the scenario
-     * @param probe the occupancy file shared by the measurement's worker JVMs
+     * @param clients  one per lock manager of this JVM ({@link Scenario#managersPerJvm()})
+     * @param run      the measurement's unique lock name prefix
+     * @param jvm      this worker JVM's index within the scenario
+     * @param probe    the occupancy file shared by the measurement's worker JVMs
+     * @param handOffs the hand-off file shared by them, null where the scenario measures no hand-offs
      */
-    CycleLoop(LockClient client, Scenario scenario, String run, int jvm, OccupancyProbe probe) {
-        this.client = client;
+    CycleLoop(List<LockClient> clients, Scenario scenario, String run, int jvm, OccupancyProbe probe,
+              HandOffProbe handOffs) {
+        this.clients = List.copyOf(clients);
         this.scenario = scenario;
         this.run = run;
         this.jvm = jvm;
         this.probe = probe;
+        this.handOffs = handOffs;
     }
 
     /**
@@ -56,10 +62,12 @@ final class CycleLoop {
         for (int t = 0; t < threads; t++) {
             int thread = t;
             int lockIndex = scenario.lockIndex(jvm, thread);
-            CycleLock lock = client.lockFor(scenario.kind(), scenario.lockName(run, lockIndex));
+            int manager = scenario.managerOf(thread);
+            CycleLock lock = clients.get(manager).lockFor(scenario.kind(), scenario.lockName(run, lockIndex));
+            CycleLock.Inside inside = inside(lockIndex, jvm * scenario.managersPerJvm() + manager, window);
             Thread worker = new Thread(() -> {
                 try {
-                    Outcome outcome = cycle(lock, lockIndex, window);
+                    Outcome outcome = cycle(lock, inside, window);
                     cycles[thread] = outcome.cycles();
                     violations[thread] = outcome.violations();
                 } catch (Throwable e) {
@@ -88,9 +96,27 @@ final class CycleLoop {
         return new Outcome(cycleSum, violationSum);
     }
 
-    private Outcome cycle(CycleLock lock, int lockIndex, Window window) throws InterruptedException {
-        CycleLock.Inside inside = exclusive -> (probe.enter(lockIndex, exclusive) ? 1 : 0)
-                + (probe.leave(lockIndex, exclusive) ? 1 : 0);
+    /**
+     * @param manager the thread's process (lock manager) over all worker JVMs
+     * @return the critical section: the occupancy probe, and where measured the hand-off stamps,
+     *         the first and last things under the lock
+     */
+    private CycleLock.Inside inside(int lockIndex, int manager, Window window) {
+        if (handOffs == null) {
+            return exclusive -> (probe.enter(lockIndex, exclusive) ? 1 : 0) + (probe.leave(lockIndex, exclusive) ? 1 : 0);
+        }
+        long countedFrom = window.measureFrom() * 1_000_000L;
+        long countedUntil = window.measureUntil() * 1_000_000L;
+        return exclusive -> {
+            long acquired = HandOffProbe.now();
+            handOffs.acquired(manager, acquired, acquired >= countedFrom && acquired < countedUntil);
+            int violations = (probe.enter(lockIndex, exclusive) ? 1 : 0) + (probe.leave(lockIndex, exclusive) ? 1 : 0);
+            handOffs.releasing(manager);
+            return violations;
+        };
+    }
+
+    private Outcome cycle(CycleLock lock, CycleLock.Inside inside, Window window) throws InterruptedException {
         long counted = 0;
         long violations = 0;
         Window.sleepUntil(window.startAt());

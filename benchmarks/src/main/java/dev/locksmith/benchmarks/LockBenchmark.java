@@ -14,7 +14,8 @@ import java.util.stream.Stream;
 /**
  * Runs the whole benchmark: starts the {@link RedisServers} on free loopback ports, measures
  * every contender in every scenario (see {@link ScenarioRunner}), prints
- * the report and writes {@code BENCHMARKS.md} and one chart per {@link Scenario.Group} into the docs folder.
+ * the report and writes {@code BENCHMARKS.md} and one chart per {@link Scenario.Group} into the docs folder
+ * (a {@link BarChart}, or for the scale rows a {@link ScaleChart}).
  * The redis-servers and every worker JVM are stopped at the end, also on failure or Ctrl-C.
  *
  * <pre>
@@ -54,12 +55,15 @@ public final class LockBenchmark {
             for (Scenario scenario : options.scenarios()) {
                 runner.run(scenario, options.contenders(scenario), measurement -> {
                     results.add(measurement);
+                    HandOffLatency handOffs = measurement.handOffs();
                     System.err.printf(Locale.ROOT, "rep %d  %-38s %-16s %9s ops/s  %5.2f calls  cpu us/cycle: server %6.1f"
-                                    + " client %6.1f  violations %d%n",
+                                    + " client %6.1f  violations %d%s%n",
                             measurement.repetition(), scenario.label(), measurement.contender().label(),
                             MarkdownReport.ops(measurement.opsPerSecond()), measurement.commandsPerCycle(),
                             measurement.serverCpuMicrosPerCycle(), measurement.clientCpuMicrosPerCycle(),
-                            measurement.violations());
+                            measurement.violations(), handOffs.count() == 0 ? "" : String.format(Locale.ROOT,
+                                    "  hand-offs %d p50 %.0f us p99 %.0f us", handOffs.count(), handOffs.p50Micros(),
+                                    handOffs.p99Micros()));
                 });
             }
             String report = new MarkdownReport(results, machine, options, Duration.between(started, Instant.now())).render();
@@ -68,8 +72,13 @@ public final class LockBenchmark {
             Files.writeString(options.docs().resolve("BENCHMARKS.md"), report, StandardCharsets.UTF_8);
             System.err.println("Wrote " + options.docs().resolve("BENCHMARKS.md"));
             for (Scenario.Group group : options.groups()) {
-                new BarChart(results, options, machine, group).write(options.docs().resolve(group.chart()));
-                System.err.println("Wrote " + options.docs().resolve(group.chart()));
+                Path chart = options.docs().resolve(group.chart());
+                if (group == Scenario.Group.SCALE) {
+                    new ScaleChart(results, options, machine).write(chart);
+                } else {
+                    new BarChart(results, options, machine, group).write(chart);
+                }
+                System.err.println("Wrote " + chart);
             }
         }
         if (results.violations() > 0) {

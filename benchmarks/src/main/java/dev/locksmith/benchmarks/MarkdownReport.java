@@ -53,16 +53,19 @@ final class MarkdownReport {
                 .append(MachineInfo.loadAverage()).append(". A load above the CPU count means other processes competed\n")
                 .append("for the CPUs during the run: the absolute numbers are then low and noisy, the interleaved ratios less so.\n\n");
         for (Scenario.Group group : options.groups()) {
-            md.append("![").append(group.title()).append("](").append(group.chart()).append(")\n\n");
+            if (group != Scenario.Group.SCALE) {
+                md.append("![").append(group.title()).append("](").append(group.chart()).append(")\n\n");
+            }
         }
         budgets(md);
         throughput(md);
         ratios(md);
+        scale(md);
         exclusion(md);
         commands(md);
         variants(md);
         md.append("## What each scenario does\n\n");
-        for (Scenario scenario : options.scenarios()) {
+        for (Scenario scenario : unscaled()) {
             md.append("- **").append(scenario.label()).append("**: ").append(scenario.description()).append('\n');
         }
         return md.toString();
@@ -77,7 +80,7 @@ final class MarkdownReport {
         md.append("\n|---|");
         options.contenders().forEach(c -> md.append("---:|"));
         md.append('\n');
-        for (Scenario scenario : options.scenarios()) {
+        for (Scenario scenario : unscaled()) {
             md.append("| ").append(scenario.label()).append(" |");
             for (Contender contender : options.contenders()) {
                 OptionalDouble median = results.medianOps(contender, scenario);
@@ -98,7 +101,7 @@ final class MarkdownReport {
                 .append("uncontended >= 0.9 x the raw limit. Ratios are of the medians of the interleaved repetitions;\n")
                 .append("rows without a target are for reference.\n\n");
         md.append("| Scenario | Ratio | Measured | Target | Verdict |\n|---|---|---:|---:|---|\n");
-        for (Scenario scenario : options.scenarios()) {
+        for (Scenario scenario : unscaled()) {
             for (Target target : Target.of(scenario)) {
                 if (!options.contenders().contains(target.measured()) || !options.contenders().contains(target.baseline())) {
                     continue;
@@ -146,7 +149,7 @@ final class MarkdownReport {
                 .append(results.violations()).append("** in ").append(String.format(Locale.ROOT, "%,d", results.cycles()))
                 .append(" counted cycles")
                 .append(results.violations() == 0 ? "." : " -- THESE NUMBERS ARE OF A BROKEN LOCK.").append("\n\n");
-        for (Scenario scenario : options.scenarios()) {
+        for (Scenario scenario : unscaled()) {
             if (scenario.jvms() < 2) {
                 continue;
             }
@@ -158,6 +161,90 @@ final class MarkdownReport {
             }
             md.append('\n');
         }
+    }
+
+    /**
+     * @return the scenarios chosen outside the scale rows, which have a section of their own
+     */
+    private List<Scenario> unscaled() {
+        return options.scenarios().stream().filter(s -> s.group() != Scenario.Group.SCALE).toList();
+    }
+
+    private void scale(StringBuilder md) {
+        if (!options.groups().contains(Scenario.Group.SCALE)) {
+            return;
+        }
+        md.append("## Scale: one lock name, 2 to 32 contending processes\n\n");
+        md.append("N processes, each a lock manager with its own Redis connections (Locksmith a `LockManager`,\n")
+                .append("Redisson a `RedissonClient`), as N application servers would have, and one thread that locks and\n")
+                .append("unlocks one shared name in a loop with an empty critical section. The processes are spread over\n")
+                .append("worker JVMs to keep the machine sane: 2 JVMs of 1 for N = 2, 4 JVMs of 2 for N = 8, 4 JVMs of 8\n")
+                .append("for N = 32. Windows as for the other kinds (").append(options.warmup(Scenario.Group.SCALE).toSeconds())
+                .append(" s warm-up, ").append(options.measure(Scenario.Group.SCALE).toSeconds())
+                .append(" s counted, ").append(times(options.repetitions())).append(").\n")
+                .append("*Cycles/s* is the median of the repetitions; *calls* are Redis calls per cycle (`INFO commandstats`,\n")
+                .append("every command, those run by scripts included) over the median repetition; *N / 2* is\n")
+                .append("Locksmith's throughput at N over its throughput at 2 processes. At N = 32 every waiter's wake-up\n")
+                .append("costs client CPU, so cycles/s there follow the machine's load and, after a short warm-up (`--quick`),\n")
+                .append("code the JIT compiler has not finished with; calls per cycle follow neither.\n\n");
+        md.append("*Hand-off* is the time from a holder's `unlock()` call to `lock()` returning in another process,\n")
+                .append("over every such hand-off of the median repetition, p50 / p99 in µs; *hand-offs* is the share of\n")
+                .append("the acquisitions that took the lock from another process (in the others, the releasing process\n")
+                .append("took it again before anyone else).\n")
+                .append("The holder stamps the time, still holding the lock, right before it calls `unlock()`, into a file\n")
+                .append("that all worker JVMs map; the next holder reads it right after `lock()` returned. Stamping after\n")
+                .append("`unlock()` returned would race: Redis publishes a release before it answers it, so the next\n")
+                .append("holder can hold the lock before the releaser knows it released. The clock is the system UTC\n")
+                .append("clock (`CLOCK_REALTIME`, read to the nanosecond), which every JVM of the machine shares\n")
+                .append("(`System.nanoTime()` is defined within one JVM only); a reading costs about 50 ns, NTP slews it by\n")
+                .append("at most 0.05 % of the interval, and the histogram buckets are 1 µs wide below 128 µs and 1.6 %\n")
+                .append("wide above: the error is well under 1 µs plus 2 %.\n\n");
+        md.append("![").append(Scenario.Group.SCALE.title()).append("](").append(Scenario.Group.SCALE.chart()).append(")\n\n");
+        for (Scenario.Kind kind : Scenario.SCALE_KINDS) {
+            List<Scenario> rows = ScaleChart.scenarios(options, kind);
+            if (rows.isEmpty()) {
+                continue;
+            }
+            Optional<Scenario> two = rows.stream().filter(s -> s.processes() == 2).findFirst();
+            md.append("### ").append(ScaleChart.kindTitle(kind)).append("\n\n");
+            md.append("| N | Locksmith cycles/s | Locksmith calls | Redisson cycles/s | Redisson calls | Locksmith / Redisson")
+                    .append(" | Locksmith N / 2 | Locksmith hand-off p50 / p99 µs | Redisson hand-off p50 / p99 µs")
+                    .append(" | Hand-offs, Locksmith / Redisson |\n")
+                    .append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            for (Scenario scenario : rows) {
+                OptionalDouble locksmith = results.medianOps(Contender.LOCKSMITH, scenario);
+                OptionalDouble redisson = results.medianOps(Contender.REDISSON, scenario);
+                Optional<Measurement> locksmithMedian = results.medianRepetition(Contender.LOCKSMITH, scenario);
+                Optional<Measurement> redissonMedian = results.medianRepetition(Contender.REDISSON, scenario);
+                OptionalDouble perTwo = two.map(s -> ScaleChart.keeps(results, Contender.LOCKSMITH, s, scenario))
+                        .orElse(OptionalDouble.empty());
+                md.append("| ").append(scenario.processes())
+                        .append(" | ").append(locksmith.isPresent() ? ops(locksmith.getAsDouble()) : "n/a")
+                        .append(" | ").append(locksmithMedian.map(m -> decimal(m.commandsPerCycle())).orElse("n/a"))
+                        .append(" | ").append(redisson.isPresent() ? ops(redisson.getAsDouble()) : "n/a")
+                        .append(" | ").append(redissonMedian.map(m -> decimal(m.commandsPerCycle())).orElse("n/a"))
+                        .append(" | ").append(locksmith.isPresent() && redisson.isPresent() && redisson.getAsDouble() > 0
+                                ? ratio(locksmith.getAsDouble() / redisson.getAsDouble()) : "n/a")
+                        .append(" | ").append(perTwo.isPresent() ? ratio(perTwo.getAsDouble()) : "n/a")
+                        .append(" | ").append(locksmithMedian.map(MarkdownReport::handOffs).orElse("n/a"))
+                        .append(" | ").append(redissonMedian.map(MarkdownReport::handOffs).orElse("n/a"))
+                        .append(" | ").append(locksmithMedian.map(MarkdownReport::handOffShare).orElse("n/a"))
+                        .append(" / ").append(redissonMedian.map(MarkdownReport::handOffShare).orElse("n/a"))
+                        .append(" |\n");
+            }
+            md.append('\n');
+        }
+    }
+
+    private static String handOffs(Measurement measurement) {
+        HandOffLatency latency = measurement.handOffs();
+        return latency.count() == 0 ? "none" : String.format(Locale.ROOT, "%,.0f / %,.0f", latency.p50Micros(),
+                latency.p99Micros());
+    }
+
+    private static String handOffShare(Measurement measurement) {
+        double share = measurement.handOffs().share();
+        return Double.isNaN(share) ? "n/a" : String.format(Locale.ROOT, "%.0f%%", 100 * share);
     }
 
     private void commands(StringBuilder md) {
@@ -252,12 +339,12 @@ final class MarkdownReport {
 
     private String warmups() {
         return options.warmup(Scenario.Group.REENTRANT).toSeconds() + " s for the reentrant lock, "
-                + options.warmup(Scenario.Group.KINDS).toSeconds() + " s for the other kinds and RedLock";
+                + options.warmup(Scenario.Group.KINDS).toSeconds() + " s for the other kinds, RedLock and the scale rows";
     }
 
     private String counted() {
         return options.measure(Scenario.Group.REENTRANT).toSeconds() + " s (reentrant) or "
-                + options.measure(Scenario.Group.KINDS).toSeconds() + " s (other kinds)";
+                + options.measure(Scenario.Group.KINDS).toSeconds() + " s (the others)";
     }
 
     private static String minutes(Duration duration) {

@@ -13,9 +13,12 @@ import java.util.List;
  * @param violations   times the occupancy probe saw two holders of one lock (must be 0)
  * @param clientNanos  CPU nanoseconds of all worker JVMs in the counted window, -1 if unknown
  * @param commands     what Redis executed in the counted window
+ * @param handOffs     the hand-offs between processes in the counted window; {@link HandOffLatency#NONE}
+ *                     where the scenario does not measure them
  */
 record Measurement(Contender contender, Scenario scenario, int repetition, double seconds,
-                   List<Long> cyclesPerJvm, long violations, long clientNanos, CommandStats commands) {
+                   List<Long> cyclesPerJvm, long violations, long clientNanos, CommandStats commands,
+                   HandOffLatency handOffs) {
 
     Measurement {
         cyclesPerJvm = List.copyOf(cyclesPerJvm);

@@ -1,14 +1,6 @@
 package dev.locksmith.benchmarks;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
-import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * Counts, per lock, the holders inside its critical section, in a memory-mapped file that every
@@ -20,13 +12,10 @@ import java.nio.file.StandardOpenOption;
 final class OccupancyProbe implements AutoCloseable {
     /** What an exclusive holder adds to its lock's slot; a shared holder adds 1. */
     private static final long EXCLUSIVE = 1L << 32;
-    private static final VarHandle SLOT = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
 
-    private final FileChannel file;
-    private final MappedByteBuffer slots;
+    private final SharedSlots slots;
 
-    private OccupancyProbe(FileChannel file, MappedByteBuffer slots) {
-        this.file = file;
+    private OccupancyProbe(SharedSlots slots) {
         this.slots = slots;
     }
 
@@ -36,13 +25,7 @@ final class OccupancyProbe implements AutoCloseable {
      * @param locks how many locks to watch
      */
     static OccupancyProbe map(Path path, int locks) {
-        try {
-            FileChannel file = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                    StandardOpenOption.WRITE);
-            return new OccupancyProbe(file, file.map(FileChannel.MapMode.READ_WRITE, 0, (long) locks * Long.BYTES));
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not map the occupancy file " + path, e);
-        }
+        return new OccupancyProbe(SharedSlots.map(path, locks, "occupancy"));
     }
 
     /**
@@ -53,7 +36,7 @@ final class OccupancyProbe implements AutoCloseable {
      *         exclusive hold; an exclusive holder, for a shared one
      */
     boolean enter(int lock, boolean exclusive) {
-        long before = (long) SLOT.getAndAdd(slots, lock * Long.BYTES, exclusive ? EXCLUSIVE : 1L);
+        long before = slots.getAndAdd(lock, exclusive ? EXCLUSIVE : 1L);
         return exclusive ? before != 0 : before >= EXCLUSIVE;
     }
 
@@ -64,16 +47,12 @@ final class OccupancyProbe implements AutoCloseable {
      * @return true if a holder the caller must not share with came in meanwhile
      */
     boolean leave(int lock, boolean exclusive) {
-        long before = (long) SLOT.getAndAdd(slots, lock * Long.BYTES, exclusive ? -EXCLUSIVE : -1L);
+        long before = slots.getAndAdd(lock, exclusive ? -EXCLUSIVE : -1L);
         return exclusive ? before != EXCLUSIVE : before >= EXCLUSIVE;
     }
 
     @Override
     public void close() {
-        try {
-            file.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        slots.close();
     }
 }

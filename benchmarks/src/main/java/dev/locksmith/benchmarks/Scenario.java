@@ -2,10 +2,12 @@ package dev.locksmith.benchmarks;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * What is measured: which kind of lock, on which servers, how many worker JVMs, how many threads
- * in each, and whether they all take one lock name or each thread its own.
+ * in each, how many lock managers (simulated processes) the threads of a JVM spread over, and
+ * whether they all take one lock name or each thread its own.
  */
 enum Scenario {
     UNCONTENDED_1(Group.REENTRANT, Kind.REENTRANT, Servers.ONE, "Uncontended, 1 thread", 1, 1, false,
@@ -47,7 +49,23 @@ enum Scenario {
                     + " of three clients, one per master. Redisson deprecates `RedissonRedLock` in favour of `RLock`"
                     + " and `RFencedLock` on one deployment whose replicas acknowledge each lock; that is not the"
                     + " RedLock algorithm, so the deprecated class is the only like-for-like. Calls and server CPU"
-                    + " under *Where the time goes* are summed over the three masters.");
+                    + " under *Where the time goes* are summed over the three masters."),
+    // The scale rows: N processes, each one lock manager (or Redisson client) with its own
+    // connections and one thread, spread over a few worker JVMs to keep 2 CPUs sane.
+    SCALE_REENTRANT_2(Kind.REENTRANT, 2, 1),
+    SCALE_REENTRANT_8(Kind.REENTRANT, 4, 2),
+    SCALE_REENTRANT_32(Kind.REENTRANT, 4, 8),
+    SCALE_FAIR_2(Kind.FAIR, 2, 1),
+    SCALE_FAIR_8(Kind.FAIR, 4, 2),
+    SCALE_FAIR_32(Kind.FAIR, 4, 8),
+    SCALE_WRITE_2(Kind.WRITE, 2, 1),
+    SCALE_WRITE_8(Kind.WRITE, 4, 2),
+    SCALE_WRITE_32(Kind.WRITE, 4, 8);
+
+    /** The numbers of contending processes {@code --quick} measures in the scale rows. */
+    static final List<Integer> QUICK_SCALE = List.of(2, 32);
+    /** The kinds the scale rows measure, in the order of the report. */
+    static final List<Kind> SCALE_KINDS = List.of(Kind.REENTRANT, Kind.FAIR, Kind.WRITE);
 
     private final Group group;
     private final Kind kind;
@@ -56,10 +74,27 @@ enum Scenario {
     private final int jvms;
     private final int threadsPerJvm;
     private final boolean oneLock;
+    private final int managersPerJvm;
     private final String description;
 
     Scenario(Group group, Kind kind, Servers servers, String label, int jvms, int threadsPerJvm, boolean oneLock,
              String description) {
+        this(group, kind, servers, label, jvms, threadsPerJvm, oneLock, 1, description);
+    }
+
+    /**
+     * A scale row: {@code jvms * managersPerJvm} processes on one lock name, one thread each.
+     */
+    Scenario(Kind kind, int jvms, int managersPerJvm) {
+        this(Group.SCALE, kind, Servers.ONE, "Scale: " + kind.name().toLowerCase(Locale.ROOT) + ", "
+                        + jvms * managersPerJvm + " processes", jvms, managersPerJvm, true, managersPerJvm,
+                jvms * managersPerJvm + " lock managers (each its own connections, as " + jvms * managersPerJvm
+                        + " application servers would have) over " + jvms + " worker JVMs, one thread each, all on"
+                        + " one name of the " + kind.name().toLowerCase(Locale.ROOT) + " lock.");
+    }
+
+    private Scenario(Group group, Kind kind, Servers servers, String label, int jvms, int threadsPerJvm,
+                     boolean oneLock, int managersPerJvm, String description) {
         this.group = group;
         this.kind = kind;
         this.servers = servers;
@@ -67,6 +102,7 @@ enum Scenario {
         this.jvms = jvms;
         this.threadsPerJvm = threadsPerJvm;
         this.oneLock = oneLock;
+        this.managersPerJvm = managersPerJvm;
         this.description = description;
     }
 
@@ -77,7 +113,9 @@ enum Scenario {
         /** The plain reentrant lock on one server, against Redisson and the raw limit. */
         REENTRANT("benchmarks.png", "Reentrant lock+unlock throughput on one local redis-server"),
         /** The other lock kinds and RedLock mode, against Redisson's equivalents. */
-        KINDS("benchmarks-kinds.png", "Fair, read, write, multi-lock and RedLock: lock+unlock throughput");
+        KINDS("benchmarks-kinds.png", "Fair, read, write, multi-lock and RedLock: lock+unlock throughput"),
+        /** One lock name contended by 2, 8 and 32 processes: how a hand-off's cost grows with N. */
+        SCALE("benchmarks-scale.png", "Throughput against the number of contending processes, one lock name");
 
         private final String chart;
         private final String title;
@@ -169,6 +207,49 @@ enum Scenario {
 
     int jvms() {
         return jvms;
+    }
+
+    /**
+     * @return how many lock managers (Redisson clients) each worker JVM connects, each standing
+     *         for one application process with its own connections; 1 except in the scale rows
+     */
+    int managersPerJvm() {
+        return managersPerJvm;
+    }
+
+    /**
+     * @return the index, among this JVM's managers, of the one thread {@code thread} uses
+     */
+    int managerOf(int thread) {
+        return thread % managersPerJvm;
+    }
+
+    /**
+     * @return how many processes (lock managers) contend, over all worker JVMs
+     */
+    int processes() {
+        return jvms * managersPerJvm;
+    }
+
+    /**
+     * @return true where the hand-off latency between processes is measured: the scale rows
+     */
+    boolean measuresHandOffs() {
+        return group == Group.SCALE;
+    }
+
+    /**
+     * @param family {@code scale} or {@code scale_<kind>}, in any case
+     * @param quick  true for the processes {@code --quick} measures only ({@link #QUICK_SCALE})
+     * @return the scale rows of that family, in declaration order; empty for any other name
+     */
+    static List<Scenario> scaleFamily(String family, boolean quick) {
+        String name = family.trim().toLowerCase(Locale.ROOT);
+        return Arrays.stream(values())
+                .filter(s -> s.group == Group.SCALE)
+                .filter(s -> name.equals("scale") || name.equals("scale_" + s.kind.name().toLowerCase(Locale.ROOT)))
+                .filter(s -> !quick || QUICK_SCALE.contains(s.processes()))
+                .toList();
     }
 
     int threadsPerJvm() {

@@ -50,17 +50,23 @@ final class ScenarioRunner {
         List<RedisNode> redis = servers.of(scenario.servers());
         String redisUris = redis.stream().map(RedisNode::uri).collect(Collectors.joining(","));
         Map<Contender, List<WorkerJvm>> workers = new EnumMap<>(Contender.class);
-        List<Path> occupancyFiles = new ArrayList<>();
+        Map<Contender, HandOffProbe> handOffs = new EnumMap<>(Contender.class);
+        List<Path> probeFiles = new ArrayList<>();
         try {
             for (Contender contender : contenders) {
                 String run = (contender + "-" + scenario).toLowerCase(Locale.ROOT);
                 Path occupancy = workDirectory.resolve(run + ".occupancy");
-                occupancyFiles.add(occupancy);
+                Path handOff = workDirectory.resolve(run + ".handoff");
+                probeFiles.add(occupancy);
+                probeFiles.add(handOff);
+                if (scenario.measuresHandOffs()) {
+                    handOffs.put(contender, HandOffProbe.map(handOff));
+                }
                 List<WorkerJvm> jvms = new ArrayList<>();
                 workers.put(contender, jvms);
                 for (int jvm = 0; jvm < scenario.jvms(); jvm++) {
                     jvms.add(WorkerJvm.start(List.of(contender.name(), scenario.name(), run, Integer.toString(jvm),
-                            occupancy.toString(), redisUris)));
+                            occupancy.toString(), handOff.toString(), redisUris)));
                 }
             }
             // All start at once: JVM start-up overlaps, and nobody is measured yet.
@@ -70,37 +76,46 @@ final class ScenarioRunner {
                 }
             }
             for (Contender contender : contenders) {
-                window(workers.get(contender), redis, options.warmup(scenario.group()), Duration.ZERO);
+                window(workers.get(contender), handOffs.get(contender), redis, options.warmup(scenario.group()),
+                        Duration.ZERO);
             }
             for (int repetition = 1; repetition <= options.repetitions(); repetition++) {
                 for (Contender contender : contenders) {
                     Duration measure = options.measure(scenario.group());
-                    Counted counted = window(workers.get(contender), redis, LEAD_IN, measure);
+                    Counted counted = window(workers.get(contender), handOffs.get(contender), redis, LEAD_IN, measure);
                     measured.accept(new Measurement(contender, scenario, repetition, measure.toMillis() / 1000.0,
-                            counted.cycles(), counted.violations(), counted.clientCpuNanos(), counted.commands()));
+                            counted.cycles(), counted.violations(), counted.clientCpuNanos(), counted.commands(),
+                            counted.handOffs()));
                 }
             }
         } finally {
             workers.values().forEach(jvms -> jvms.forEach(WorkerJvm::close));
-            for (Path occupancy : occupancyFiles) {
+            handOffs.values().forEach(HandOffProbe::close);
+            for (Path file : probeFiles) {
                 try {
-                    Files.deleteIfExists(occupancy);
+                    Files.deleteIfExists(file);
                 } catch (IOException e) {
-                    throw new UncheckedIOException("Could not delete " + occupancy, e);
+                    throw new UncheckedIOException("Could not delete " + file, e);
                 }
             }
         }
     }
 
-    private record Counted(List<Long> cycles, long violations, long clientCpuNanos, CommandStats commands) {
+    private record Counted(List<Long> cycles, long violations, long clientCpuNanos, CommandStats commands,
+                           HandOffLatency handOffs) {
     }
 
     /**
      * Runs one window on every worker of one contender, on emptied servers.
+     *
+     * @param handOffs the contender's hand-off probe, null where the scenario measures none
      */
-    private Counted window(List<WorkerJvm> workers, List<RedisNode> redis, Duration uncounted, Duration counted)
-            throws InterruptedException {
+    private Counted window(List<WorkerJvm> workers, HandOffProbe handOffs, List<RedisNode> redis, Duration uncounted,
+                           Duration counted) throws InterruptedException {
         redis.forEach(node -> node.command("FLUSHALL"));
+        if (handOffs != null) {
+            handOffs.reset();
+        }
         Window window = Window.startingIn(START_DELAY_MILLIS, uncounted.toMillis(), counted.toMillis());
         workers.forEach(worker -> worker.send(window.toLine()));
         Window.sleepUntil(window.measureFrom());
@@ -117,6 +132,7 @@ final class ScenarioRunner {
             long cpu = Long.parseLong(result[3]);
             clientCpuNanos = clientCpuNanos < 0 || cpu < 0 ? -1 : clientCpuNanos + cpu;
         }
-        return new Counted(cycles, violations, clientCpuNanos, commands);
+        return new Counted(cycles, violations, clientCpuNanos, commands,
+                handOffs == null ? HandOffLatency.NONE : handOffs.read());
     }
 }

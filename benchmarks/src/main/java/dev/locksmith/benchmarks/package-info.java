@@ -3,6 +3,7 @@
  * limit of two script round trips, on local {@code redis-server}s.
  * {@link dev.locksmith.benchmarks.LockBenchmark} runs every measurement in fresh worker JVMs
  * ({@link dev.locksmith.benchmarks.BenchmarkWorker}) and writes {@code docs/BENCHMARKS.md},
- * {@code docs/benchmarks.png} and {@code docs/benchmarks-kinds.png}. Not part of the library.
+ * {@code docs/benchmarks.png}, {@code docs/benchmarks-kinds.png} and {@code docs/benchmarks-scale.png}
+ * (one lock name contended by 2 to 32 processes). Not part of the library.
  */
 package dev.locksmith.benchmarks;

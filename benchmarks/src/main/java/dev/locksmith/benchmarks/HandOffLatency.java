@@ -1,0 +1,49 @@
+package dev.locksmith.benchmarks;
+
+/**
+ * The hand-offs between processes of one measured window, as {@link HandOffProbe} counted them:
+ * from a holder's {@code unlock()} call to another process's {@code lock()} returning.
+ *
+ * @param acquisitions every acquisition in the counted window, by another process or not
+ * @param count     hand-offs whose acquisition fell in the counted window
+ * @param p50Micros the median latency, in microseconds; NaN without hand-offs
+ * @param p99Micros the 99th percentile, in microseconds; NaN without hand-offs
+ */
+record HandOffLatency(long acquisitions, long count, double p50Micros, double p99Micros) {
+    /** Where nothing was measured. */
+    static final HandOffLatency NONE = new HandOffLatency(0, 0, Double.NaN, Double.NaN);
+
+    /**
+     * @param acquisitions every acquisition counted
+     * @param counts       hand-offs per {@link HandOffProbe#bucket} index
+     */
+    static HandOffLatency of(long acquisitions, long[] counts) {
+        long total = 0;
+        for (long count : counts) {
+            total += count;
+        }
+        if (total == 0) {
+            return new HandOffLatency(acquisitions, 0, Double.NaN, Double.NaN);
+        }
+        return new HandOffLatency(acquisitions, total, percentile(counts, total, 0.50), percentile(counts, total, 0.99));
+    }
+
+    /**
+     * @return the share of the acquisitions that were hand-offs from another process; NaN without acquisitions
+     */
+    double share() {
+        return acquisitions == 0 ? Double.NaN : (double) count / acquisitions;
+    }
+
+    private static double percentile(long[] counts, long total, double quantile) {
+        long rank = Math.max(1, (long) Math.ceil(quantile * total));
+        long seen = 0;
+        for (int i = 0; i < counts.length; i++) {
+            seen += counts[i];
+            if (seen >= rank) {
+                return HandOffProbe.middleMicros(i);
+            }
+        }
+        return HandOffProbe.middleMicros(counts.length - 1);
+    }
+}
