@@ -8,22 +8,28 @@
 -- (a refused command, a full memory) must never leave state that a retry would misread.
 --
 -- The exclusive lock (reentrant and fair) is one string key holding
---   <mark><owner>|<fencing token>|<hold count>|<since ms>|<thread name>
+--   <mark><owner>|<fencing token>|<hold count>|<since ms>|<ring>|<thread name>
 -- where <mark> says who holds it and whether a waiter asked to be woken by '*' on release:
 -- '-' a reentrant holder, 'w' a reentrant holder with such waiters of its own process only,
--- 'W' a reentrant holder with such waiters in another process, 'f' a fair holder (whose
--- release wakes the head of the fair queue anyway), 'F' a fair holder with such waiters.
--- 'k' a lock kept after its holder's last release, until its minimum hold has passed (see keep).
--- An owner id is <manager id>:<thread id>, one manager per process (or per LockManager).
--- The key's time to live is the lease. For a moment after a release it may hold instead
---   y<manager id>:
--- a lock nobody holds that the process of that manager leaves to other processes: it passed the
--- lock among its own threads several times in a row while another process waited (see release).
+-- 'W' a reentrant holder with waiters in another process (in the ring, or asking for '*'),
+-- 'f' a fair holder (whose release wakes the head of the fair queue anyway), 'F' a fair holder
+-- with such waiters. 'k' a lock kept after its holder's last release, until its minimum hold has
+-- passed (see keep). An owner id is <manager id>:<thread id>, one manager per process (or per
+-- LockManager). The key's time to live is the lease.
+-- <ring> is the processes waiting for the reentrant lock, in turn order, as ',<manager id>:,...,'
+-- ('' when none): a release offers the lock to the first of them that still listens, and to
+-- nobody else (see release). While that offer stands the key holds
+--   r<manager id>:|<offer token>|<offer number>||<ring>|
+-- a lock nobody holds, reserved for that manager's process: the fencing token of the hold whose
+-- release made the offer, and how often it was passed on since (see pass-offer).
 --
 -- The read/write lock is one hash with, per owner: r:<owner> and w:<owner> (that owner's read and
 -- write hold, valued <fencing token>|<since ms>|<thread name>), e:<owner> (when that owner's holds expire unless
--- renewed, server ms), q:<owner> (until when that owner waits to write); and f, set while a
--- waiter asks to be woken by the next release. The hash lives as long as its latest expiry.
+-- renewed, server ms), q:<owner> (until when that owner waits to write); f, set while a
+-- waiter asks to be woken by the next release; o, the ring of processes waiting to write (as the
+-- exclusive lock's ring); and x, '<manager id>:|<offer token>|<offer number>' while the write lock
+-- is offered to that manager's process (see release-write). The hash lives as long as its latest
+-- expiry.
 
 local SEEDED = 1e15 -- every counter seeded from the clock is above this (microseconds since 2001)
 
@@ -46,10 +52,11 @@ local function now_ms()
     return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 end
 
--- The one reader of an exclusive lock's value: mark, owner, fencing token, hold count, since ms
--- and thread name; nil for a value that names no holder (a lock left to other processes).
+-- The one reader of an exclusive lock's value: mark, owner, fencing token, hold count, since ms,
+-- ring and thread name (an offer's: mark 'r', manager, offer token, offer number); nil for a
+-- value of another form.
 local function exclusive_fields(value)
-    return string.match(value, '^(.)([^|]*)|(%d+)|(%d+)|(%d*)|(.*)$')
+    return string.match(value, '^(.)([^|]*)|(%d+)|(%d+)|(%d*)|([^|]*)|(.*)$')
 end
 
 -- Whether the value names that owner as its holder: exclusive_fields' owner, read as a prefix
@@ -72,8 +79,40 @@ end
 
 
 -- The one writer of an exclusive lock's value (see exclusive_fields).
-local function exclusive_value(mark, owner, token, count, since, thread)
-    return mark .. owner .. '|' .. string.format('%d', token) .. '|' .. count .. '|' .. since .. '|' .. thread
+local function exclusive_value(mark, owner, token, count, since, ring, thread)
+    return mark .. owner .. '|' .. string.format('%d', token) .. '|' .. count .. '|' .. since .. '|' .. ring .. '|'
+        .. thread
+end
+
+-- A process joins the ring of waiting processes (see the value's format above) at its end, once.
+local function join_ring(ring, manager)
+    if ring == '' then
+        return ',' .. manager .. ','
+    end
+    if string.find(ring, ',' .. manager .. ',', 1, true) then
+        return ring
+    end
+    return ring .. manager .. ','
+end
+
+-- Offers the lock to the first process of the ring that still listens on its own channel
+-- (<release channel>:<manager id>:), skipping and dropping those that do not: PUBLISH answers how
+-- many clients received the offer, and the connection of a process that died is closed. Only the
+-- process offered to hears of it, so a hand-off costs the same however many processes wait.
+-- skip: a manager not to offer to (the releaser's own process, or one that declined)
+-- returns the manager offered to (nil when nobody listened) and the ring left after it
+local function offer_to_ring(channel, publish, ring, offer, skip)
+    while ring ~= '' do
+        local target = string.match(ring, '^,([^,]*),')
+        ring = string.sub(ring, #target + 2)
+        if ring == ',' then
+            ring = ''
+        end
+        if target ~= skip and redis.call(publish, channel .. ':' .. target, offer) > 0 then
+            return target, ring
+        end
+    end
+    return nil, ''
 end
 
 -- Asks the holder's release to wake this waiter with '*', unless it will anyway; a reentrant
@@ -114,34 +153,48 @@ end
 -- acquire: first hold of an owner on the reentrant lock.
 -- The token is taken before SET NX, so that the grant is one command: an attempt that finds the
 -- lock taken spends a token (tokens must increase, not be dense), and a failure between the two
--- leaves the counter higher, never lower.
+-- leaves the counter higher, never lower. A lock offered to the owner's process (mark 'r') is
+-- taken; one held or offered elsewhere is joined: the owner's process enters the ring, if it asks
+-- to (it listens on its own channel by then), and waits to be offered the lock.
 -- KEYS[1] lock, KEYS[2] fencing counter
--- ARGV[1] owner, ARGV[2] lease ms, ARGV[3] since ms, ARGV[4] thread name, ARGV[5] counter lifetime ms
--- returns {1, fencing token} when acquired, {0, remaining lease ms} when another owner holds it
+-- ARGV[1] owner, ARGV[2] lease ms, ARGV[3] since ms, ARGV[4] thread name, ARGV[5] counter lifetime ms,
+-- ARGV[6] '1' to join the ring when the lock is taken, '' to ask for '*' instead
+-- returns {1, fencing token} when acquired, {0, remaining lease ms, 1 when the owner's process is
+-- in the ring} when another owner holds it or it is offered to another process
 function ops.acquire()
     local owner, lease = ARGV[1], ARGV[2]
     local token = next_token(KEYS[2], ARGV[5])
-    local current = redis.call('set', KEYS[1], exclusive_value('-', owner, token, 1, ARGV[3], ARGV[4]), 'nx', 'px',
-        lease, 'get')
+    local current = redis.call('set', KEYS[1], exclusive_value('-', owner, token, 1, ARGV[3], '', ARGV[4]), 'nx',
+        'px', lease, 'get')
     if not current then
         return {1, token}
+    end
+    local mark, holder, held_token, count, since, ring, thread = exclusive_fields(current)
+    if not mark then
+        return {0, redis.call('pttl', KEYS[1])}
     end
     if owned_by(current, owner) then
         -- The owner's own hold: a retried request whose first reply was lost, a hand-over whose
         -- answer never came, or a hold whose release failed. The caller takes it afresh, with
         -- this token and a whole lease, as if it had been free.
-        redis.call('set', KEYS[1], exclusive_value(string.sub(current, 1, 1), owner, token, 1, ARGV[3], ARGV[4]),
+        redis.call('set', KEYS[1], exclusive_value(mark, owner, token, 1, ARGV[3], ring, ARGV[4]), 'px', lease)
+        return {1, token}
+    end
+    local manager = manager_of(owner)
+    if mark == 'r' and holder == manager then
+        redis.call('set', KEYS[1], exclusive_value(ring == '' and '-' or 'W', owner, token, 1, ARGV[3], ring, ARGV[4]),
             'px', lease)
         return {1, token}
     end
-    if string.sub(current, 1, 1) == 'y' then
-        if not same_manager(current, owner) then
-            -- Left to other processes, of which this owner is one; the process that left it has
-            -- waiters, so this holder's process takes its turn and then leaves it back.
-            redis.call('set', KEYS[1], exclusive_value('W', owner, token, 1, ARGV[3], ARGV[4]), 'px', lease)
-            return {1, token}
+    if ARGV[6] ~= '' and (mark == '-' or mark == 'w' or mark == 'W' or mark == 'r')
+            and not same_manager(current, owner) then
+        local joined = join_ring(ring, manager)
+        local wanted = mark == 'r' and 'r' or 'W'
+        if joined ~= ring or wanted ~= mark then
+            redis.call('set', KEYS[1], exclusive_value(wanted, holder, held_token, count, since, joined, thread),
+                'keepttl')
         end
-        return {0, redis.call('pttl', KEYS[1])}
+        return {0, redis.call('pttl', KEYS[1]), 1}
     end
     ask_to_be_woken(KEYS[1], current, owner, false)
     return {0, redis.call('pttl', KEYS[1])}
@@ -160,8 +213,8 @@ ops['fair-acquire'] = function()
     if current and owned_by(current, owner) then
         -- The owner's own hold (see acquire): taken afresh, with a new token and a whole lease.
         local token = next_token(KEYS[2], ARGV[5])
-        redis.call('set', KEYS[1], exclusive_value(string.sub(current, 1, 1), owner, token, 1, ARGV[3], ARGV[4]),
-            'px', lease)
+        local mark, _, _, _, _, ring = exclusive_fields(current)
+        redis.call('set', KEYS[1], exclusive_value(mark, owner, token, 1, ARGV[3], ring, ARGV[4]), 'px', lease)
         return {1, token}
     end
     local head_place_left = 0
@@ -178,7 +231,7 @@ ops['fair-acquire'] = function()
         end
         if not head or head == owner then
             local token = next_token(KEYS[2], ARGV[5])
-            redis.call('set', KEYS[1], exclusive_value('f', owner, token, 1, ARGV[3], ARGV[4]), 'px', lease)
+            redis.call('set', KEYS[1], exclusive_value('f', owner, token, 1, ARGV[3], '', ARGV[4]), 'px', lease)
             if head then
                 redis.call('lpop', KEYS[3])
                 redis.call('del', KEYS[4] .. owner)
@@ -210,7 +263,7 @@ ops['fair-leave'] = function()
     if removed > 0 and redis.call('exists', KEYS[1]) == 0 then
         local head = redis.call('lindex', KEYS[3], 0)
         if head then
-            wake(ARGV[2], KEYS[2], head)
+            wake(ARGV[2], KEYS[2] .. ':' .. manager_of(head), head)
         end
     end
     return removed > 0 and 1 or 0
@@ -234,45 +287,93 @@ local function begin_release(current, released)
     return nil
 end
 
--- release: the last hold of an owner on the reentrant lock ends; the lock is deleted and the
--- waiters that asked to be woken are. When the owner's process has passed the lock among its own
--- threads several times in a row and a waiter of another process asked, the lock is left to the
--- other processes for a moment instead: a thread of the releasing process, which hears of the
--- release at least as soon, would otherwise win it back nearly every time.
+-- release: the last hold of an owner on the reentrant lock ends. When processes wait in the
+-- ring, the lock is offered to the first of them that still listens, reserved for its process
+-- for as long as a lease at most, and only that process is told; the releaser's process may stay
+-- in the ring, at its end, if it listens too (its threads come back soon, or it has waiters of
+-- its own). Otherwise the lock is deleted, and the waiters that asked for '*' are woken.
 -- KEYS[1] lock, KEYS[2] release channel, KEYS[3] the owner's release latch
 -- ARGV[1] owner, ARGV[2] latch lifetime ms, ARGV[3] publish command, ARGV[4] request id,
--- ARGV[5] how long to leave the lock to other processes, ms, or '' when it is not their turn
--- returns 0 when released, 1 when released and left to other processes, -1 when the owner held
--- nothing (lost)
+-- ARGV[5] how long an offer keeps the lock for its process, ms, or '' to offer to nobody (RedLock),
+-- ARGV[6] '1' to keep the owner's process in the ring
+-- returns 0 when released, 1 when released and offered to another process, -1 when the owner
+-- held nothing (lost)
 function ops.release()
     local current = redis.call('get', KEYS[1])
-    local mark = current and string.sub(current, 1, 1)
-    local yields = mark == 'W' and ARGV[5] ~= ''
-    local answer = begin_release(current, yields and 1 or 0)
+    local mark, _, token, _, _, ring = exclusive_fields(current or '')
+    local offers = ARGV[5] ~= '' and ring ~= nil and ring ~= ''
+    local answer = begin_release(current, offers and 1 or 0)
     if answer then
         return answer
     end
-    if yields then
-        redis.call('set', KEYS[1], 'y' .. manager_of(ARGV[1]), 'px', ARGV[5])
-    else
-        redis.call('del', KEYS[1])
+    if offers then
+        local self = manager_of(ARGV[1])
+        local target, rest = offer_to_ring(KEYS[2], ARGV[3], ring, 'o' .. token .. '.0', self)
+        if target then
+            if ARGV[6] ~= '' then
+                rest = join_ring(rest, self)
+            end
+            redis.call('set', KEYS[1], exclusive_value('r', target, token, 0, '', rest, ''), 'px', ARGV[5])
+            return 1
+        end
+        -- Nobody in the ring listens any more: a plain release after all, and a resend says so.
+        redis.call('set', KEYS[3], ARGV[4] .. '|0', 'px', ARGV[2])
     end
+    redis.call('del', KEYS[1])
     if mark == 'w' or mark == 'W' then
         wake(ARGV[3], KEYS[2], '*')
     end
-    return yields and 1 or 0
+    return 0
+end
+
+-- pass-offer: an offer (see release) its process did not take moves on to the next process of the
+-- ring that listens; with nobody left, the lock is deleted and everyone is woken. Sent by the
+-- process offered to when no thread of it wants the lock any more, by the releaser when the offer
+-- was not taken within a command timeout (the process offered to died or stopped), and by a
+-- closing process for offers to processes that stopped listening. An offer that was taken, or
+-- passed on meanwhile, is left alone.
+-- KEYS[1] lock, KEYS[2] release channel
+-- ARGV[1] the offer token, or '' for any, ARGV[2] the offer number, or '' for any,
+-- ARGV[3] the manager offered to, or '' for any, ARGV[4] publish command,
+-- ARGV[5] how long the next offer keeps the lock, ms,
+-- ARGV[6] '' to pass it on, or the command counting a channel's listeners (pubsub numsub or
+-- shardnumsub) to pass it on only when its process no longer listens
+-- returns the number of the offer of that token standing afterwards (one more than ARGV[2] when
+-- this call passed it on), or -1 when there is none (it was taken, or nobody was left)
+ops['pass-offer'] = function()
+    local current = redis.call('get', KEYS[1])
+    local mark, target, token, number, _, ring = exclusive_fields(current or '')
+    if mark ~= 'r' or (ARGV[1] ~= '' and token ~= ARGV[1]) then
+        return -1
+    end
+    if (ARGV[2] ~= '' and number ~= ARGV[2]) or (ARGV[3] ~= '' and target ~= ARGV[3]) then
+        return tonumber(number)
+    end
+    if ARGV[6] ~= '' and redis.call('pubsub', ARGV[6], KEYS[2] .. ':' .. target)[2] > 0 then
+        return tonumber(number)
+    end
+    local next_number = tonumber(number) + 1
+    local taker, rest = offer_to_ring(KEYS[2], ARGV[4], ring, 'o' .. token .. '.' .. next_number, target)
+    if taker then
+        redis.call('set', KEYS[1], exclusive_value('r', taker, token, next_number, '', rest, ''), 'px', ARGV[5])
+        return next_number
+    end
+    redis.call('del', KEYS[1])
+    wake(ARGV[4], KEYS[2], '*')
+    return -1
 end
 
 -- keep: the last hold of an owner on the reentrant or fair lock ends before its minimum hold has
 -- passed (a job that returned early): instead of being deleted, the lock stays taken, by nobody
 -- (mark 'k', which no owner holds and no acquisition takes), for what is left of the minimum hold,
--- and then expires. Nobody is woken: waiters wait for its time to live, as for any holder's lease.
+-- and then expires. Waiters wait for its time to live, as for any holder's lease; processes in the
+-- ring are woken once to learn it, as the kept lock is offered to nobody.
 -- The latch is written first, as by release: a script that fails after it leaves the lock held
 -- by the owner until its own lease runs out, never freed early; a retry answers what the first
 -- copy would have.
--- KEYS[1] lock, KEYS[2] release channel (unused; it keeps the keys of every release alike),
--- KEYS[3] the owner's release latch
--- ARGV[1] owner, ARGV[2] latch lifetime ms, ARGV[3] how long to keep the lock, ms, ARGV[4] request id
+-- KEYS[1] lock, KEYS[2] release channel, KEYS[3] the owner's release latch
+-- ARGV[1] owner, ARGV[2] latch lifetime ms, ARGV[3] how long to keep the lock, ms, ARGV[4] request id,
+-- ARGV[5] publish command
 -- returns 0 when kept, -1 when the owner held nothing (lost)
 function ops.keep()
     local current = redis.call('get', KEYS[1])
@@ -280,8 +381,11 @@ function ops.keep()
     if answer then
         return answer
     end
-    local _, owner, token, _, since, thread = exclusive_fields(current)
-    redis.call('set', KEYS[1], exclusive_value('k', owner, token, 0, since, thread), 'xx', 'px', ARGV[3])
+    local _, owner, token, _, since, ring, thread = exclusive_fields(current)
+    redis.call('set', KEYS[1], exclusive_value('k', owner, token, 0, since, '', thread), 'xx', 'px', ARGV[3])
+    if ring ~= '' then
+        wake(ARGV[5], KEYS[2], '*')
+    end
     return 0
 end
 
@@ -317,8 +421,8 @@ ops['hand-over'] = function()
         return -1
     end
     local token = next_token(KEYS[2], ARGV[6])
-    redis.call('set', KEYS[1], exclusive_value(string.sub(current, 1, 1), ARGV[2], token, 1, ARGV[4], ARGV[5]),
-        'px', ARGV[3])
+    local mark, _, _, _, _, ring = exclusive_fields(current)
+    redis.call('set', KEYS[1], exclusive_value(mark, ARGV[2], token, 1, ARGV[4], ring, ARGV[5]), 'px', ARGV[3])
     redis.call('set', KEYS[3], ARGV[8] .. '|' .. string.format('%d', token), 'px', ARGV[7])
     return token
 end
@@ -337,7 +441,8 @@ ops['fair-release'] = function()
     redis.call('del', KEYS[1])
     local head = redis.call('lindex', KEYS[4], 0)
     if head then
-        wake(ARGV[3], KEYS[2], head)
+        -- Only the head's process listens on its own channel: one process hears of it, not all.
+        wake(ARGV[3], KEYS[2] .. ':' .. manager_of(head), head)
     end
     local mark = string.sub(current, 1, 1)
     if mark == 'F' or mark == 'w' or mark == 'W' or (not head and mark ~= 'f') then
@@ -357,8 +462,8 @@ ops['hold-count'] = function()
     if not owned_by(current, ARGV[1]) then
         return 0
     end
-    local mark, owner, token, _, since, thread = exclusive_fields(current)
-    redis.call('set', KEYS[1], exclusive_value(mark, owner, token, ARGV[2], since, thread), 'xx', 'keepttl')
+    local mark, owner, token, _, since, ring, thread = exclusive_fields(current)
+    redis.call('set', KEYS[1], exclusive_value(mark, owner, token, ARGV[2], since, ring, thread), 'xx', 'keepttl')
     if ARGV[3] ~= '' and redis.call('pttl', KEYS[1]) < tonumber(ARGV[3]) then
         redis.call('pexpire', KEYS[1], ARGV[3])
     end
@@ -371,7 +476,7 @@ end
 -- nobody has entered against it since, for whoever enters removes it first.
 local function rw_state(hash, now)
     local state = {writer = nil, readers = 0, waiting = 0, fields = {}, expiry = {}, soonest = nil, latest = 0,
-                   flag = false}
+                   flag = false, ring = '', offer = nil, offered_to = nil}
     local raw = redis.call('hgetall', hash)
     for i = 1, #raw, 2 do
         if string.sub(raw[i], 1, 2) == 'e:' then
@@ -403,6 +508,11 @@ local function rw_state(hash, now)
             end
         elseif field == 'f' then
             state.flag = true
+        elseif field == 'o' then
+            state.ring = value
+        elseif field == 'x' then
+            state.offer = value
+            state.offered_to = string.match(value, '^([^|]*)|')
         end
     end
     if #expired > 0 then
@@ -424,10 +534,15 @@ local function rw_grant(hash, field, owner, lease, now, state, waited)
 end
 
 -- acquire-read / acquire-write: first hold of an owner on one side of the read/write lock.
--- New readers yield to waiting writers, so a stream of readers cannot starve them.
+-- New readers yield to waiting writers, so a stream of readers cannot starve them. A writer whose
+-- process listens on its own channel joins the ring of waiting processes, and the lock, once
+-- free, is offered to the first of them (see release-write); an offered lock is taken only by a
+-- writer of the process it is offered to.
 -- KEYS[1] read/write hash, KEYS[2] fencing counter
--- ARGV[1] owner, ARGV[2] lease ms, ARGV[3] counter lifetime ms, ARGV[4] since ms, ARGV[5] thread name
--- returns {1, fencing token} when acquired, {0, ms until something may change} otherwise
+-- ARGV[1] owner, ARGV[2] lease ms, ARGV[3] counter lifetime ms, ARGV[4] since ms, ARGV[5] thread name,
+-- ARGV[6] '1' for a writer to join the ring when it has to wait, '' to ask for '*' instead
+-- returns {1, fencing token} when acquired, {0, ms until something may change[, 1 when the
+-- owner's process is in the ring]} otherwise
 local function rw_acquire(read)
     local hash, owner, lease = KEYS[1], ARGV[1], tonumber(ARGV[2])
     local field = (read and 'r:' or 'w:') .. owner
@@ -438,53 +553,94 @@ local function rw_acquire(read)
         return {1, tonumber(string.match(state.fields[field], '^(%d+)'))}
     end
     local waited = state.fields['q:' .. owner] ~= nil
+    local manager = manager_of(owner)
+    local joined = nil
     if read then
-        if state.writer == owner or (state.writer == nil and state.waiting == 0) then
+        if state.writer == owner or (state.writer == nil and state.waiting == 0 and not state.offer) then
             return rw_grant(hash, field, owner, lease, now, state, false)
         end
         if not state.flag then
             redis.call('hset', hash, 'f', 1)
         end
     else
-        if state.writer == nil and state.readers == 0 then
+        if state.writer == nil and state.readers == 0 and (not state.offer or state.offered_to == manager) then
+            if state.offer then
+                redis.call('hdel', hash, 'x')
+            end
             return rw_grant(hash, field, owner, lease, now, state, waited)
         end
-        redis.call('hset', hash, 'q:' .. owner, string.format('%d', now + lease), 'f', 1)
+        if ARGV[6] ~= '' then
+            joined = join_ring(state.ring, manager)
+            redis.call('hset', hash, 'q:' .. owner, string.format('%d', now + lease), 'o', joined)
+        else
+            redis.call('hset', hash, 'q:' .. owner, string.format('%d', now + lease), 'f', 1)
+        end
         redis.call('pexpire', hash, math.max(now + lease, state.latest) - now)
     end
     -- The soonest holder expiry is the earliest moment a dead holder can be dropped; live
     -- holders' releases wake the waiter earlier through the channel.
-    return {0, math.max(0, (state.soonest or now) - now)}
+    local busy = math.max(0, (state.soonest or now) - now)
+    if joined then
+        return {0, busy, 1}
+    end
+    return {0, busy}
 end
 
 ops['acquire-read'] = function() return rw_acquire(true) end
 ops['acquire-write'] = function() return rw_acquire(false) end
 
--- release-read / release-write: the last hold of an owner on one side ends.
+-- release-read / release-write: the last hold of an owner on one side ends. When that frees the
+-- lock and processes wait in the ring to write, it is offered to the first of them that listens,
+-- as the exclusive lock's release does; waiting readers are woken with '*' as before.
 -- KEYS[1] read/write hash, KEYS[2] release channel, KEYS[3] the owner's release latch
--- ARGV[1] owner, ARGV[2] latch lifetime ms, ARGV[3] publish command, ARGV[4] request id
--- returns 0 when released, -1 when the owner held nothing (lost)
+-- ARGV[1] owner, ARGV[2] latch lifetime ms, ARGV[3] publish command, ARGV[4] request id,
+-- ARGV[5] '' to offer to nobody (RedLock), else anything (the offer lasts as long as the hash),
+-- ARGV[6] '1' to keep the owner's process in the ring
+-- returns 0 when released, 1 when released and offered to a waiting process, -1 when the owner
+-- held nothing (lost)
 local function rw_release(read)
     local hash, owner = KEYS[1], ARGV[1]
     local field = (read and 'r:' or 'w:') .. owner
     local state = rw_state(hash, nil)
     local mine = state.fields[field] ~= nil
-    local earlier = answered_before(KEYS[3], ARGV[4], mine and 0 or -1, ARGV[2])
-    if earlier then
-        return earlier
-    end
-    if not mine then
-        return -1
-    end
     local keeps_other = state.fields[(read and 'w:' or 'r:') .. owner] ~= nil
     local writer_after = state.writer
     if not read and state.writer == owner then
         writer_after = nil
     end
     local readers_after = state.readers - (read and 1 or 0)
+    local free = writer_after == nil and readers_after == 0
+    local offers = mine and free and ARGV[5] ~= '' and state.ring ~= '' and not state.offer
+    local earlier = answered_before(KEYS[3], ARGV[4], mine and (offers and 1 or 0) or -1, ARGV[2])
+    if earlier then
+        return earlier
+    end
+    if not mine then
+        return -1
+    end
+    local offered = false
+    if offers then
+        local self = manager_of(owner)
+        local token = string.match(state.fields[field], '^(%d+)')
+        local target, rest = offer_to_ring(KEYS[2], ARGV[3], state.ring, 'o' .. token .. '.0', self)
+        if ARGV[6] ~= '' then
+            rest = join_ring(rest, self)
+        end
+        if target then
+            redis.call('hset', hash, 'x', target .. '|' .. token .. '|0')
+            offered = true
+        else
+            redis.call('set', KEYS[3], ARGV[4] .. '|0', 'px', ARGV[2])
+        end
+        if rest ~= '' then
+            redis.call('hset', hash, 'o', rest)
+        else
+            redis.call('hdel', hash, 'o')
+        end
+    end
     -- Waiters may get in now if no holder is left, or if a writer left (readers may enter).
-    local wakes = state.flag and ((writer_after == nil and readers_after == 0) or not read)
-    if writer_after == nil and readers_after == 0 and state.waiting == 0 then
+    local wakes = state.flag and (free or not read)
+    if free and state.waiting == 0 and not offered then
         redis.call('del', hash)
     else
         local gone = {field}
@@ -499,11 +655,61 @@ local function rw_release(read)
     if wakes then
         wake(ARGV[3], KEYS[2], '*')
     end
-    return 0
+    return offered and 1 or 0
 end
 
 ops['release-read'] = function() return rw_release(true) end
 ops['release-write'] = function() return rw_release(false) end
+
+-- rw-pass-offer: pass-offer for the write side of the read/write lock: an offer its process did
+-- not take moves on to the next process of the ring that listens, and the writer marks of the
+-- process passed over go (readers no longer wait for it); with nobody left, everyone is woken.
+-- KEYS[1] read/write hash, KEYS[2] release channel
+-- ARGV as pass-offer's (ARGV[5] unused: the offer lasts as long as the hash)
+-- returns as pass-offer
+ops['rw-pass-offer'] = function()
+    local offer = redis.call('hget', KEYS[1], 'x')
+    if not offer then
+        return -1
+    end
+    local target, token, number = string.match(offer, '^([^|]*)|(%d+)|(%d+)$')
+    if ARGV[1] ~= '' and token ~= ARGV[1] then
+        return -1
+    end
+    if (ARGV[2] ~= '' and number ~= ARGV[2]) or (ARGV[3] ~= '' and target ~= ARGV[3]) then
+        return tonumber(number)
+    end
+    if ARGV[6] ~= '' and redis.call('pubsub', ARGV[6], KEYS[2] .. ':' .. target)[2] > 0 then
+        return tonumber(number)
+    end
+    local passed_over = {}
+    for _, field in ipairs(redis.call('hkeys', KEYS[1])) do
+        if string.sub(field, 1, #target + 2) == 'q:' .. target then
+            table.insert(passed_over, field)
+        end
+    end
+    if #passed_over > 0 then
+        redis.call('hdel', KEYS[1], unpack(passed_over))
+    end
+    local next_number = tonumber(number) + 1
+    local taker, rest = offer_to_ring(KEYS[2], ARGV[4], redis.call('hget', KEYS[1], 'o') or '',
+        'o' .. token .. '.' .. next_number, target)
+    if taker then
+        redis.call('hset', KEYS[1], 'x', taker .. '|' .. token .. '|' .. next_number)
+    else
+        redis.call('hdel', KEYS[1], 'x')
+    end
+    if rest ~= '' then
+        redis.call('hset', KEYS[1], 'o', rest)
+    else
+        redis.call('hdel', KEYS[1], 'o')
+    end
+    if taker then
+        return next_number
+    end
+    wake(ARGV[4], KEYS[2], '*')
+    return -1
+end
 
 -- give-up-write: a writer stopped waiting (timed out, interrupted); readers held back for it may go.
 -- KEYS[1] read/write hash, KEYS[2] release channel
@@ -626,9 +832,9 @@ ops['force-release'] = function()
     local current = redis.pcall('get', KEYS[1])
     if redis.call('del', KEYS[1]) == 1 then
         wake(ARGV[1], KEYS[2], '*')
-        -- A lock left to other processes (see release) has no holder to remove.
-        local yielded = type(current) == 'string' and string.sub(current, 1, 1) == 'y'
-        return yielded and 0 or 1
+        -- A lock offered to a process (see release) has no holder to remove.
+        local offered = type(current) == 'string' and string.sub(current, 1, 1) == 'r'
+        return offered and 0 or 1
     end
     return 0
 end
@@ -678,6 +884,7 @@ ops.access = function()
         {'set', place, '1'}, {'del', place}, {'exists', place}, {'pttl', place},
         {'set', latch, '0'}, {'get', latch},
         {publish, channel, '*'}, {subscribe, channel}, {unsubscribe, channel},
+        {publish, channel .. ':m:', 'o1.0'}, {subscribe, channel .. ':m:'}, {unsubscribe, channel .. ':m:'},
     }
     if ARGV[3] == '1' then
         table.insert(needed, {'wait', '1', '0'})
@@ -718,17 +925,22 @@ ops.inspect = function()
     local now = now_ms()
     local lines = {}
     local value = redis.call('get', KEYS[1])
-    local mark, owner, token, count, since, thread
+    local mark, owner, token, count, since, ring, thread
     if value then
-        mark, owner, token, count, since, thread = exclusive_fields(value)
+        mark, owner, token, count, since, ring, thread = exclusive_fields(value)
     end
-    if mark then
+    local ring_size = 0
+    if ring and ring ~= '' then
+        local _, commas = string.gsub(ring, ',', '')
+        ring_size = commas - 1
+    end
+    if mark and mark ~= 'r' then
         local mode = (mark == 'f' or mark == 'F') and 'fair' or (mark == 'k' and 'kept' or 'exclusive')
         table.insert(lines, table.concat({'holder', mode, owner, token, count, since, redis.call('pttl', KEYS[1]),
             thread}, '|'))
     end
     local raw = redis.call('hgetall', KEYS[2])
-    local expiry, queued = {}, redis.call('llen', KEYS[3])
+    local expiry, queued = {}, redis.call('llen', KEYS[3]) + ring_size
     for i = 1, #raw, 2 do
         if string.sub(raw[i], 1, 2) == 'e:' then
             expiry[string.sub(raw[i], 3)] = tonumber(raw[i + 1])

@@ -8,6 +8,10 @@ package dev.locksmith.internal.lock;
  * @param sinceMillis           when it asks, on this process's clock: shown by inspection
  * @param threadName            the thread that asks: shown by inspection
  * @param counterLifetimeMillis how long a fencing counter lives from its (re)seeding
+ * @param joinsRing             whether the owner's process, listening on its own channel, enters the
+ *                              ring of waiting processes when the lock is taken (the reentrant lock
+ *                              on one deployment), instead of asking to be woken with everyone
  */
-record AcquireRequest(String owner, long leaseMillis, long sinceMillis, String threadName, long counterLifetimeMillis) {
+record AcquireRequest(String owner, long leaseMillis, long sinceMillis, String threadName, long counterLifetimeMillis,
+                      boolean joinsRing) {
 }

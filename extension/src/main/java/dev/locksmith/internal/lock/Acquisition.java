@@ -33,6 +33,8 @@ final class Acquisition {
     private long uncertainSince = HandOver.NONE;
     private Hold granted;
     private long sentAt;
+    private boolean joinsRing;
+    private boolean inRing;
 
     /**
      * @param owner    who acquires
@@ -68,7 +70,7 @@ final class Acquisition {
                 return attempts.endOfWait();
             }
         }
-        LocalContention contention = context.contention().enter(lock.keys().channel());
+        LocalContention contention = context.contention().enter(lock.keys());
         try {
             return strategy.await(this, contention, firstAnswer, deadline, waiting);
         } finally {
@@ -152,6 +154,22 @@ final class Acquisition {
     }
 
     /**
+     * One attempt by the first waiter of this process's line. Once the process listens on its own
+     * channel, an attempt of a kind that {@linkplain LockTarget#offersToOtherProcesses() offers to
+     * other processes} enters the process into the lock's ring when the lock is taken.
+     *
+     * @return what {@link #attempt()} returns
+     */
+    long attemptIn(LocalContention contention) {
+        joinsRing = lock.offersToOtherProcesses() && contention.isListening();
+        inRing = false;
+        long heardBefore = contention.offersHeard();
+        long answer = attempt();
+        contention.attempted(heardBefore, answer == ACQUIRED, inRing);
+        return answer;
+    }
+
+    /**
      * Sends one attempt without waiting for its answer, so that several locks' attempts can
      * share one round trip (a multi-lock).
      *
@@ -159,7 +177,7 @@ final class Acquisition {
      */
     CompletionStage<List<Long>> send() {
         AcquireRequest request = new AcquireRequest(owner, lease, System.currentTimeMillis(), threadName,
-                context.settings().fenceLifetime().toMillis());
+                context.settings().fenceLifetime().toMillis(), joinsRing);
         sentAt = context.leases().now();
         return context.store().acquire(lock.kind().acquisition(lock.keys(), request), dropOwnHold(), lease);
     }
@@ -182,6 +200,7 @@ final class Acquisition {
             throw e;
         }
         if (answer.get(0) == 0L) {
+            inRing = answer.size() > 2 && answer.get(2) == 1L;
             return answer.get(1);
         }
         grant(answer.get(1), sentAt);

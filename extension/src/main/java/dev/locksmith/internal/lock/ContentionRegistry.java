@@ -1,36 +1,63 @@
 package dev.locksmith.internal.lock;
 
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * The {@link LocalContention} of every lock some thread here is acquiring now, by release
- * channel. An entry and its pub/sub subscription live exactly as long as some thread is in an
- * acquisition.
+ * The {@link LocalContention} of every lock some thread here is acquiring now, or acquired a
+ * moment ago, by release channel. An entry and its pub/sub subscriptions live while some thread
+ * is in an acquisition, and {@link #LINGER_MILLIS} longer: threads that take a lock often come
+ * back soon, and meanwhile their process stays in the lock's ring of waiting processes without
+ * subscribing again.
  */
 final class ContentionRegistry {
+    /** How long an entry outlives its last acquisition. */
+    static final long LINGER_MILLIS = 2_000;
+    private static final Logger LOG = System.getLogger(ContentionRegistry.class.getName());
+
     private final Map<String, LocalContention> byChannel = new ConcurrentHashMap<>();
     private final ManagerState state;
     private final long claimPatienceNanos;
     private final LongSupplier clock;
+    private final OfferDesk desk;
+    private final String managerId;
+    private final ScheduledExecutorService scheduler;
+    private final List<LockKeys> ended = new CopyOnWriteArrayList<>(); // entries ended while closing
 
     /**
      * @param state              whether the manager is open: waits end when it closes
      * @param claimPatienceNanos the longest a round trip can last: how long a waiter a release
      *                           claimed waits for that release's answer
      * @param clock              the lease keeper's clock, in nanoseconds
+     * @param desk               passes on offers nobody here takes
+     * @param managerId          this manager's id, which names its own channels
+     * @param scheduler          ends the entries that lingered long enough
      */
-    ContentionRegistry(ManagerState state, long claimPatienceNanos, LongSupplier clock) {
+    ContentionRegistry(ManagerState state, long claimPatienceNanos, LongSupplier clock, OfferDesk desk,
+                       String managerId, ScheduledExecutorService scheduler) {
         this.state = state;
         this.claimPatienceNanos = claimPatienceNanos;
         this.clock = clock;
+        this.desk = desk;
+        this.managerId = managerId;
+        this.scheduler = scheduler;
     }
 
-    LocalContention enter(String channel) {
-        return byChannel.compute(channel, (key, existing) -> {
+    LocalContention enter(LockKeys keys) {
+        return byChannel.compute(keys.channel(), (key, existing) -> {
             LocalContention contention = existing == null
-                    ? new LocalContention(key, state, claimPatienceNanos, clock) : existing;
+                    ? new LocalContention(keys, state, claimPatienceNanos, clock, desk, managerId) : existing;
             contention.users++;
             return contention;
         });
@@ -41,13 +68,43 @@ final class ContentionRegistry {
             if (--existing.users > 0) {
                 return existing;
             }
+            if (existing.isListening() && state.isOpen() && lingerEndsLater(existing)) {
+                existing.idleSince = clock.getAsLong();
+                return existing;
+            }
+            if (!state.isOpen()) {
+                ended.add(existing.keys());
+            }
+            existing.stopListening();
+            return null;
+        });
+    }
+
+    private boolean lingerEndsLater(LocalContention contention) {
+        try {
+            scheduler.schedule(() -> endLinger(contention.channel()), LINGER_MILLIS, TimeUnit.MILLISECONDS);
+            return true;
+        } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, "Not keeping the subscription of " + contention.channel() + ": " + e);
+            return false;
+        }
+    }
+
+    private void endLinger(String channel) {
+        long idleAtLeast = TimeUnit.MILLISECONDS.toNanos(LINGER_MILLIS);
+        byChannel.computeIfPresent(channel, (key, existing) -> {
+            if (existing.users > 0 || clock.getAsLong() - existing.idleSince < idleAtLeast) {
+                return existing; // in use again; its own last leave scheduled the next end
+            }
+            existing.declineHeldOffer();
             existing.stopListening();
             return null;
         });
     }
 
     /**
-     * @return the threads acquiring the lock with this release channel now, or null when none is
+     * @return the threads acquiring the lock with this release channel now, or a moment ago; null
+     *         when none
      */
     LocalContention contending(String channel) {
         return byChannel.get(channel);
@@ -65,6 +122,13 @@ final class ContentionRegistry {
     }
 
     /**
+     * Watches the offer a release here made (see {@link OfferDesk#watch}).
+     */
+    void watchOffer(LockKeys keys, long token) {
+        desk.watch(keys, byChannel.get(keys.channel()), token, 0);
+    }
+
+    /**
      * Wakes every waiter of every lock; each then sees that the manager closed.
      */
     void wakeAll() {
@@ -72,9 +136,46 @@ final class ContentionRegistry {
     }
 
     /**
+     * Ends every entry at close, once the calls under way ended: offers this process heard and did
+     * not take are passed on, the subscriptions end, and then every offer of these locks to a
+     * process that no longer listens (this one, or one that closed or died meanwhile) is passed on,
+     * so that a closed manager leaves no offer standing in Redis.
+     *
+     * @param patienceNanos how long to wait for Redis's confirmations, at most
+     */
+    void closeAll(long patienceNanos) {
+        List<CompletableFuture<Void>> unsubscribed = new ArrayList<>();
+        List<LockKeys> known = new ArrayList<>(ended);
+        for (String channel : byChannel.keySet()) {
+            byChannel.computeIfPresent(channel, (key, existing) -> {
+                existing.declineHeldOffer();
+                unsubscribed.add(existing.stopListening().toCompletableFuture());
+                known.add(existing.keys());
+                return null;
+            });
+        }
+        long deadline = System.nanoTime() + patienceNanos;
+        try {
+            CompletableFuture.allOf(unsubscribed.toArray(CompletableFuture[]::new))
+                    .get(patienceNanos, TimeUnit.NANOSECONDS);
+            List<CompletableFuture<Long>> reaped = new ArrayList<>();
+            for (LockKeys keys : known) {
+                reaped.add(desk.reap(keys).toCompletableFuture());
+            }
+            CompletableFuture.allOf(reaped.toArray(CompletableFuture[]::new))
+                    .get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            LOG.log(Level.WARNING, "Closing: could not make sure that no lock stays offered to a process that closed;"
+                    + " such an offer lapses within one lease: " + e);
+        }
+    }
+
+    /**
      * @return how many lock names some thread of this manager is acquiring now
      */
     int size() {
-        return byChannel.size();
+        return (int) byChannel.values().stream().filter(contention -> contention.users > 0).count();
     }
 }

@@ -11,12 +11,6 @@ import java.util.concurrent.CompletionStage;
  */
 class ExclusiveKind extends LockKind {
     static final ExclusiveKind INSTANCE = new ExclusiveKind();
-    /**
-     * How long a release leaves the lock to waiters of other processes once its own process
-     * passed it among its threads long enough: long enough for a woken waiter elsewhere to ask.
-     */
-    static final long YIELD_MILLIS = 50;
-
     ExclusiveKind() {
     }
 
@@ -34,19 +28,25 @@ class ExclusiveKind extends LockKind {
     ScriptCall acquisition(LockKeys keys, AcquireRequest request) {
         return LockScript.list("acquire", new String[] {keys.lock(), keys.fence()}, request.owner(),
                 Long.toString(request.leaseMillis()), Long.toString(request.sinceMillis()), request.threadName(),
-                Long.toString(request.counterLifetimeMillis()));
+                Long.toString(request.counterLifetimeMillis()), request.joinsRing() ? "1" : "");
     }
 
     @Override
-    ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis, boolean othersFirst) {
+    ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis, RingRelease offer) {
         return LockScript.integer("release", new String[] {keys.lock(), keys.channel(), keys.latch(owner)}, owner,
-                Long.toString(latchMillis), keys.publish(), requestId, othersFirst ? Long.toString(YIELD_MILLIS) : "");
+                Long.toString(latchMillis), keys.publish(), requestId,
+                offer.offers() ? Long.toString(offer.reserveMillis()) : "", offer.staysInRing() ? "1" : "");
     }
 
     @Override
     final ScriptCall keep(LockKeys keys, String owner, String requestId, long latchMillis, long keepMillis) {
         return LockScript.integer("keep", new String[] {keys.lock(), keys.channel(), keys.latch(owner)}, owner,
-                Long.toString(latchMillis), Long.toString(keepMillis), requestId);
+                Long.toString(latchMillis), Long.toString(keepMillis), requestId, keys.publish());
+    }
+
+    @Override
+    boolean offersToOtherProcesses() {
+        return true;
     }
 
     @Override
@@ -75,8 +75,8 @@ class ExclusiveKind extends LockKind {
 
     @Override
     final CompletionStage<Boolean> isLocked(LockStore store, LockKeys keys) {
-        // 'y': nobody holds it; it is left to other processes for a moment.
-        return store.value(keys.lock()).thenApply(value -> value != null && value.charAt(0) != 'y');
+        // 'r': nobody holds it; it is offered to a waiting process.
+        return store.value(keys.lock()).thenApply(value -> value != null && value.charAt(0) != 'r');
     }
 
     @Override

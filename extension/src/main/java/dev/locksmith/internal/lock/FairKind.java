@@ -29,7 +29,7 @@ final class FairKind extends ExclusiveKind {
     }
 
     @Override
-    ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis, boolean othersFirst) {
+    ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis, RingRelease offer) {
         return LockScript.integer("fair-release",
                 new String[] {keys.lock(), keys.channel(), keys.latch(owner), keys.queue()},
                 owner, Long.toString(latchMillis), keys.publish(), requestId);
@@ -45,6 +45,11 @@ final class FairKind extends ExclusiveKind {
     boolean handsOver() {
         // The head of the queue in Redis is next, wherever it waits.
         return false;
+    }
+
+    @Override
+    boolean offersToOtherProcesses() {
+        return false; // the head of the queue is next, and Redis tells its process by name
     }
 
     @Override

@@ -58,7 +58,7 @@ final class HandOver {
      * @return what the waiter would ask Redis for, as of {@code sinceMillis}
      */
     AcquireRequest request(long sinceMillis, long counterLifetimeMillis) {
-        return new AcquireRequest(owner, leaseMillis, sinceMillis, threadName, counterLifetimeMillis);
+        return new AcquireRequest(owner, leaseMillis, sinceMillis, threadName, counterLifetimeMillis, false);
     }
 
     Condition signal() {

@@ -1,13 +1,15 @@
 package dev.locksmith.internal.lock;
 
 import dev.locksmith.internal.lease.Hold;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The wait of the reentrant lock and the write lock: the threads of this process wait in a line
  * in arrival order and only the first asks Redis. While another thread here holds the lock, the
  * first waits for that holder's release (or a release message, for a force-unlock elsewhere)
  * instead of asking; a release here may hand the lock straight to a sleeping waiter
- * ({@link HandOver}).
+ * ({@link HandOver}). While this process is in the lock's ring of waiting processes, the first
+ * waits until Redis offers the lock to this process, and asks then.
  */
 final class LineWaiting implements WaitStrategy {
     static final LineWaiting INSTANCE = new LineWaiting();
@@ -42,8 +44,11 @@ final class LineWaiting implements WaitStrategy {
                                 Deadline deadline, Waiting waiting) throws InterruptedException {
         Attempts attempts = acquisition.attempts(deadline);
         long pendingAnswer = firstAnswer;
-        boolean listening = false;
+        boolean listening = contention.isListening();
         boolean woken = false;
+        // Until the lease of the last holder Redis named runs out; before any answer (this process
+        // stayed in the ring after its own release), until a lease of this owner's length.
+        long askAgainAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(acquisition.leaseMillis());
         LocalContention.Turn turn = contention.awaitTurn(me, deadline, waiting);
         while (true) {
             if (turn == LocalContention.Turn.HANDED) {
@@ -67,12 +72,20 @@ final class LineWaiting implements WaitStrategy {
                 if (!listening && attempts.run(() -> acquisition.listen(contention)) == 0) {
                     listening = true;
                 }
+            } else if (listening && contention.awaitsOffer() && System.nanoTime() - askAgainAt < 0
+                    && !deadline.hasPassed()) { // a tryLock() without a wait still asks once
+                // A release offers the lock to this process in its turn: nothing to ask until then,
+                // or until the lease of the holder Redis named last ran out (a holder that died
+                // takes the ring with it).
+                busyForMillis = TimeUnit.NANOSECONDS.toMillis(askAgainAt - System.nanoTime()) + 1;
             } else {
                 if (known == Acquisition.NOT_ASKED) {
-                    busyForMillis = attempts.run(acquisition::attempt);
+                    busyForMillis = attempts.run(() -> acquisition.attemptIn(contention));
                     if (busyForMillis == Acquisition.ACQUIRED) {
                         return acquisition.granted();
                     }
+                    askAgainAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(
+                            busyForMillis < 0 ? acquisition.leaseMillis() : busyForMillis);
                 } else {
                     busyForMillis = known;
                 }

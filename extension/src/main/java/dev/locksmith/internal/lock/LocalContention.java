@@ -6,6 +6,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -21,7 +22,12 @@ import java.util.function.LongSupplier;
  * ({@link #claimNext()}, then {@link #handed} or {@link #fellThrough}): the protocol is
  * {@link HandOver}'s, and every transition of it happens here, under one mutex. At most
  * {@link #HAND_OVERS_IN_A_ROW} hand-overs follow each other; then a release goes through Redis,
- * which leaves the lock to a waiter of another process first if one asked ({@link #othersGoFirst()}).
+ * which offers the lock to the next process of the ring first if one waits.
+ *
+ * <p>Of the reentrant lock, this process may be in the ring of waiting processes ({@link RingSeat}):
+ * then its first waiter waits until Redis offers the lock to this process, on the process's own
+ * channel, instead of asking. An offer that no thread here wants is passed on at once
+ * ({@link OfferDesk#decline}).
  *
  * <p>Threads: waiting threads join, park and leave; a releasing thread of this process claims
  * and settles; the Redis pub/sub thread calls {@link #wake(String)}; the closing thread calls
@@ -31,7 +37,8 @@ import java.util.function.LongSupplier;
 final class LocalContention {
     /** How many times in a row a lock passes between threads of this process without Redis releasing it. */
     static final int HAND_OVERS_IN_A_ROW = 8;
-    private static final String EVERYONE = "*";
+    private static final String EVERYONE = ReleaseChannels.EVERYONE;
+    private static final String OFFER = "o";
 
     /** What a waiter of the line is to do next. */
     enum Turn {
@@ -43,8 +50,11 @@ final class LocalContention {
         TIMED_OUT
     }
 
-    private final String channel;
+    private final LockKeys keys;
     private final ManagerState state;
+    private final OfferDesk desk;
+    private final String managerId;
+    private final RingSeat ring = new RingSeat();
     private final long claimPatienceNanos;
     private final LongSupplier clock;
     private final ReentrantLock mutex = new ReentrantLock();
@@ -56,24 +66,34 @@ final class LocalContention {
     private long generalWakeUps;
     private int handedInARow;
     private int handOversUnderWay; // claimed, or settled but not yet collected by their waiter
-    private boolean othersFirst;
     private Subscription subscription;
+    private Subscription addressSubscription;
+    private CompletionStage<Void> confirmed;
+    private volatile boolean listening;
     int users; // guarded by the ContentionRegistry's map
+    long idleSince; // guarded by the ContentionRegistry's map
 
     /**
      * @param claimPatienceNanos the longest a releasing thread may take to settle a claimed
      *                           waiter: the longest a round trip can last
      * @param clock              the lease keeper's clock, in nanoseconds
      */
-    LocalContention(String channel, ManagerState state, long claimPatienceNanos, LongSupplier clock) {
-        this.channel = channel;
+    LocalContention(LockKeys keys, ManagerState state, long claimPatienceNanos, LongSupplier clock, OfferDesk desk,
+                    String managerId) {
+        this.keys = keys;
         this.state = state;
         this.claimPatienceNanos = claimPatienceNanos;
         this.clock = clock;
+        this.desk = desk;
+        this.managerId = managerId;
     }
 
     String channel() {
-        return channel;
+        return keys.channel();
+    }
+
+    LockKeys keys() {
+        return keys;
     }
 
     /**
@@ -184,6 +204,9 @@ final class LocalContention {
             if (wasFirst || uncollected) {
                 signalFirst();
             }
+            if (line.isEmpty() && ring.heardToken() != RingSeat.NONE) {
+                declineOffer();
+            }
             return uncollected;
         } finally {
             mutex.unlock();
@@ -213,7 +236,6 @@ final class LocalContention {
                 }
             }
             if (taker == null || handedInARow >= HAND_OVERS_IN_A_ROW) {
-                othersFirst = taker != null;
                 handedInARow = 0;
                 return null;
             }
@@ -222,22 +244,6 @@ final class LocalContention {
             taker.claimed(clock.getAsLong());
             handOversUnderWay++;
             return taker;
-        } finally {
-            mutex.unlock();
-        }
-    }
-
-    /**
-     * @return true, once, after {@link #claimNext()} found no waiter because the lock was handed
-     *         over {@link #HAND_OVERS_IN_A_ROW} times in a row: the release should leave the lock to
-     *         waiters of other processes first
-     */
-    boolean othersGoFirst() {
-        mutex.lock();
-        try {
-            boolean due = othersFirst;
-            othersFirst = false;
-            return due;
         } finally {
             mutex.unlock();
         }
@@ -299,16 +305,22 @@ final class LocalContention {
     }
 
     /**
-     * A release message from Redis.
+     * A message from Redis.
      *
-     * @param message {@code *} for everyone, or the owner id whose turn it is in the fair queue
+     * @param message {@code *} for everyone, an offer of the lock to this process
+     *                ({@code o<token>.<number>}), or the owner id whose turn it is in the fair queue
      */
     void wake(String message) {
+        if (message.startsWith(OFFER)) {
+            offered(message);
+            return;
+        }
         mutex.lock();
         try {
             wakeUps++;
             if (EVERYONE.equals(message)) {
                 generalWakeUps++;
+                ring.leave(); // ask again: Redis may have lost the ring, or this process missed an offer
             } else if (queuedOwners.contains(message)) {
                 addressed.add(message);
             }
@@ -406,30 +418,166 @@ final class LocalContention {
     }
 
     /**
-     * @return completes when this process hears releases of the lock
+     * @return completes when this process hears releases of the lock, and offers and turns meant
+     *         for it alone
      */
     CompletionStage<Void> listen(ReleaseChannels channels) {
         mutex.lock();
         try {
             if (subscription == null) {
-                subscription = channels.subscribe(channel, this::wake);
+                subscription = channels.subscribe(keys.channel(), this::wake);
+                Subscription address = channels.subscribe(keys.address(managerId), this::wake);
+                addressSubscription = address;
+                confirmed = subscription.subscribed().thenCombine(address.subscribed(), (a, b) -> b).thenRun(() -> {
+                    mutex.lock();
+                    try {
+                        listening = addressSubscription == address;
+                    } finally {
+                        mutex.unlock();
+                    }
+                });
             }
-            return subscription.subscribed();
+            return confirmed;
         } finally {
             mutex.unlock();
         }
     }
 
-    void stopListening() {
+    /**
+     * @return whether Redis confirmed that this process listens, on the lock's channel and its own
+     */
+    boolean isListening() {
+        return listening;
+    }
+
+    /**
+     * @return completes when Redis confirmed that this process no longer listens for this lock
+     */
+    CompletionStage<Void> stopListening() {
         mutex.lock();
         try {
-            if (subscription != null) {
-                subscription.close();
-                subscription = null;
+            listening = false;
+            ring.leave();
+            if (subscription == null) {
+                return CompletableFuture.completedFuture(null);
+            }
+            CompletionStage<Void> ended = subscription.end().thenCombine(addressSubscription.end(), (a, b) -> b);
+            subscription = null;
+            addressSubscription = null;
+            confirmed = null;
+            return ended;
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * @return true when this process is in the ring and no offer to it is pending: the first
+     *         waiter waits for one instead of asking Redis
+     */
+    boolean awaitsOffer() {
+        mutex.lock();
+        try {
+            return ring.awaitsOffer();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * @return how many offers this process heard, to pass to {@link #attempted}
+     */
+    long offersHeard() {
+        mutex.lock();
+        try {
+            return ring.offersHeard();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * An attempt in Redis ended (see {@link RingSeat#attempted}).
+     */
+    void attempted(long heardBefore, boolean granted, boolean inRing) {
+        mutex.lock();
+        try {
+            ring.attempted(heardBefore, granted, inRing);
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * A release here offered the lock to another process; call before waking the line.
+     *
+     * @param token       the released hold's fencing token
+     * @param staysInRing whether this process stayed in the ring
+     */
+    void releasedToRing(long token, boolean staysInRing) {
+        mutex.lock();
+        try {
+            ring.released(token, staysInRing);
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * @return whether the offer of that token, made by a release here, may still stand
+     */
+    boolean watches(long token) {
+        mutex.lock();
+        try {
+            return ring.watches(token);
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * Passes on an offer heard and not taken: at close, or when nothing here waits any more.
+     */
+    void declineHeldOffer() {
+        mutex.lock();
+        try {
+            if (ring.heardToken() != RingSeat.NONE) {
+                declineOffer();
             }
         } finally {
             mutex.unlock();
         }
+    }
+
+    private void offered(String message) {
+        int dot = message.indexOf('.');
+        long token;
+        long number;
+        try {
+            token = Long.parseLong(message.substring(OFFER.length(), dot));
+            number = Long.parseLong(message.substring(dot + 1));
+        } catch (RuntimeException e) {
+            return; // not a message of this version: the releaser's watch passes the offer on
+        }
+        mutex.lock();
+        try {
+            ring.heard(token, number);
+            if (line.isEmpty() || !state.isOpen()) {
+                declineOffer();
+                return;
+            }
+            wakeUps++;
+            signalFirst();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    private void declineOffer() {
+        long token = ring.heardToken();
+        long number = ring.heardNumber();
+        ring.leave();
+        desk.decline(keys, managerId, token, number);
     }
 
     /**

@@ -12,6 +12,7 @@ import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * The locks of one manager: what the manager hands out, and the barrier its {@code close()}
@@ -35,18 +36,23 @@ public final class LockEngine {
      * @param replies  how to wait for Redis's answers
      * @param leases   the manager's holds
      * @param observer told of waits, holds, hand-overs and failures
-     * @param labels   how locks are named in metrics and spans
+     * @param labels    how locks are named in metrics and spans
+     * @param scheduler the watchdog's scheduler, which also ends lingering subscriptions and
+     *                  watches offers made to other processes
      */
     public LockEngine(LockSettings settings, LockStore store, RedisReplies replies, LeaseKeeper leases,
-                      LockObserver observer, LockLabels labels) {
+                      LockObserver observer, LockLabels labels, ScheduledExecutorService scheduler) {
         ManagerState state = new ManagerState();
         // A waiter a release claimed waits at most one round trip for that release's answer; a
         // call under way ends within that plus its own round trip.
         long roundTrip = replies.longestWaitNanos();
         this.closePatienceNanos = 2 * roundTrip;
+        OwnerIds owners = new OwnerIds();
+        OfferDesk offers = new OfferDesk(store, scheduler, settings.commandTimeout().toMillis(),
+                settings.lease().toMillis());
         this.context = new LockContext(settings, store, replies, leases,
-                new ContentionRegistry(state, roundTrip, leases::now), new OwnerIds(), state, observer, labels,
-                ProcessDescription.of(settings.telemetry().applicationName()));
+                new ContentionRegistry(state, roundTrip, leases::now, offers, owners.managerId(), scheduler), owners,
+                state, observer, labels, ProcessDescription.of(settings.telemetry().applicationName()));
     }
 
     /**
@@ -117,6 +123,7 @@ public final class LockEngine {
         }
         context.contention().wakeAll();
         int running = context.state().awaitIdle(closePatienceNanos);
+        context.contention().closeAll(closePatienceNanos);
         if (running > 0) {
             LOG.log(Level.WARNING, running + " lock call(s) were still under way "
                     + Duration.ofNanos(closePatienceNanos).toMillis() + " ms after close() began; closing anyway."

@@ -21,6 +21,7 @@ import dev.locksmith.internal.lease.HoldKeys;
  */
 public record LockKeys(String lock, String fence, String channel, String latchPrefix, String queue,
                        String placePrefix, String publish) {
+    private static final String READ_WRITE = ":rw";
 
     /**
      * @param prefix the configured key prefix
@@ -51,6 +52,15 @@ public record LockKeys(String lock, String fence, String channel, String latchPr
     }
 
     /**
+     * @param managerId a lock manager's id
+     * @return the channel on which only that manager's process hears of this lock: the offers of
+     *         the reentrant lock and the fair queue's turns
+     */
+    public String address(String managerId) {
+        return channel + ":" + managerId + ":";
+    }
+
+    /**
      * @return the key remembering the latest run of a job under a lock of this name (of the keys
      *         of the exclusive lock, from {@link #of})
      */
@@ -66,10 +76,17 @@ public record LockKeys(String lock, String fence, String channel, String latchPr
     }
 
     /**
+     * @return whether these are the keys of a read/write lock (from {@link #readWrite()})
+     */
+    public boolean isReadWrite() {
+        return lock.endsWith(READ_WRITE);
+    }
+
+    /**
      * @return the keys of the read/write lock of the same name
      */
     public LockKeys readWrite() {
-        return at(lock + ":rw", fence).publishingWith(publish);
+        return at(lock + READ_WRITE, fence).publishingWith(publish);
     }
 
     /**

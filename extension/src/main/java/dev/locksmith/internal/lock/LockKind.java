@@ -57,14 +57,12 @@ abstract class LockKind {
      * @param requestId   unique to this release request, so a resent copy gets its answer
      * @param latchMillis how long that answer is kept: the command timeout, after which the client
      *                    resends nothing
-     * @param othersFirst whether this process passed the lock among its own threads long enough:
-     *                    a kind that {@link #handsOver()} then leaves it to a waiter of another
-     *                    process for a moment, if one asked to be woken
+     * @param offer       how a kind that {@link #offersToOtherProcesses()} offers the lock to the
+     *                    next waiting process, or {@link RingRelease#NONE}
      * @return a call answering 0 when the owner's last hold is released, 1 when it is released and
-     *         left to other processes for a moment, -1 when the owner held nothing
+     *         offered to a waiting process, -1 when the owner held nothing
      */
-    abstract ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis,
-                                boolean othersFirst);
+    abstract ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis, RingRelease offer);
 
     /**
      * The last release of a hold whose minimum hold has not passed: the lock stays taken, by
@@ -86,6 +84,14 @@ abstract class LockKind {
      *         several may hold at once (read/write)
      */
     boolean handsOver() {
+        return false;
+    }
+
+    /**
+     * @return true when waiting processes join a ring in Redis and a release offers the lock to the
+     *         first of them only ({@link RingRelease}); the reentrant lock, on one deployment
+     */
+    boolean offersToOtherProcesses() {
         return false;
     }
 

@@ -24,6 +24,14 @@ record LockTarget(String name, String description, LockKind kind, LockKeys keys,
     }
 
     /**
+     * @return whether processes waiting for this lock join its ring in Redis, and a release offers
+     *         it to the first of them only: a kind that offers, on one deployment
+     */
+    boolean offersToOtherProcesses() {
+        return kind.offersToOtherProcesses() && context.store().oneNodeDecides();
+    }
+
+    /**
      * @return how metrics and spans name this lock
      */
     LockLabel label() {

@@ -47,14 +47,23 @@ final class ReadWriteKind extends LockKind {
     ScriptCall acquisition(LockKeys keys, AcquireRequest request) {
         return LockScript.list(read ? "acquire-read" : "acquire-write", new String[] {keys.lock(), keys.fence()},
                 request.owner(), Long.toString(request.leaseMillis()), Long.toString(request.counterLifetimeMillis()),
-                Long.toString(request.sinceMillis()), request.threadName());
+                Long.toString(request.sinceMillis()), request.threadName(), request.joinsRing() ? "1" : "");
     }
 
     @Override
-    ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis, boolean othersFirst) {
+    ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis, RingRelease offer) {
         return LockScript.integer(read ? "release-read" : "release-write",
                 new String[] {keys.lock(), keys.channel(), keys.latch(owner)}, owner, Long.toString(latchMillis),
-                keys.publish(), requestId);
+                keys.publish(), requestId, offer.offers() ? "1" : "", !read && offer.staysInRing() ? "1" : "");
+    }
+
+    /**
+     * Writers of other processes wait in a ring, and the release that frees the lock (of either
+     * side) offers it to the first of them; readers are woken by '*' as before.
+     */
+    @Override
+    boolean offersToOtherProcesses() {
+        return true;
     }
 
     @Override

@@ -17,9 +17,9 @@ import java.util.concurrent.CompletionStage;
  *
  * <p>A hold entered more than once only counts down. Its last release either hands the lock
  * straight to a sleeping waiter of this process ({@link HandOver}; the reentrant lock on one
- * Redis deployment, where {@link LockTarget#handsOver()}), or releases it in Redis, leaving it to
- * another process's waiter for a moment when this process passed it among its own threads long
- * enough ({@link LocalContention#othersGoFirst()}). A last release before the hold's minimum hold
+ * Redis deployment, where {@link LockTarget#handsOver()}), or releases it in Redis, which offers
+ * it to the next process of the lock's ring if one waits ({@link RingRelease}); this process then
+ * watches that offer ({@link OfferDesk#watch}). A last release before the hold's minimum hold
  * passed keeps the lock, held by nobody, for the rest of it ({@code keep} in {@code locksmith.lua}).
  *
  * <p>Once a last release is sent, its hold leaves the watchdog whatever the answer, and after the
@@ -36,16 +36,18 @@ final class Release {
     private final LocalContention line;
     private final HandOver taker;
     private final long sentAt;
+    private final RingRelease offer;
     private final CompletionStage<Long> answer;
 
     private Release(LockTarget lock, Hold hold, boolean last, LocalContention line, HandOver taker, long sentAt,
-                    CompletionStage<Long> answer) {
+                    RingRelease offer, CompletionStage<Long> answer) {
         this.lock = lock;
         this.hold = hold;
         this.last = last;
         this.line = line;
         this.taker = taker;
         this.sentAt = sentAt;
+        this.offer = offer;
         this.answer = answer;
     }
 
@@ -77,21 +79,24 @@ final class Release {
         int count = hold.count();
         if (count > 1) {
             ScriptCall call = lock.kind().holdCount(lock.keys(), hold.owner(), count - 1, 0);
-            return new Release(lock, hold, false, null, null, 0, call == null ? null : context.store().update(call, 0));
+            return new Release(lock, hold, false, null, null, 0, RingRelease.NONE,
+                    call == null ? null : context.store().update(call, 0));
         }
         long keepMillis = hold.keepLeftMillis(context.leases().now());
         if (keepMillis > 0) {
             return keep(lock, hold, keepMillis);
         }
-        LocalContention line = lock.handsOver() ? context.contention().contending(lock.keys().channel()) : null;
-        HandOver taker = line == null ? null : line.claimNext();
+        LocalContention line = lock.handsOver() || lock.offersToOtherProcesses()
+                ? context.contention().contending(lock.keys().channel()) : null;
+        HandOver taker = line == null || !lock.handsOver() ? null : line.claimNext();
         long sentAt = context.leases().now();
         try {
-            boolean othersFirst = line != null && taker == null && line.othersGoFirst();
+            RingRelease offer = lock.offersToOtherProcesses()
+                    ? new RingRelease(true, hold.leaseMillis(), line != null && line.isListening()) : RingRelease.NONE;
             String requestId = context.owners().nextRequestId();
             long latchMillis = context.settings().commandTimeout().toMillis();
             ScriptCall call = taker == null
-                    ? lock.kind().release(lock.keys(), hold.owner(), requestId, latchMillis, othersFirst)
+                    ? lock.kind().release(lock.keys(), hold.owner(), requestId, latchMillis, offer)
                     : lock.kind().handOver(lock.keys(), hold.owner(),
                             taker.request(System.currentTimeMillis(), context.settings().fenceLifetime().toMillis()),
                             requestId, latchMillis);
@@ -102,7 +107,7 @@ final class Release {
             } catch (RuntimeException e) {
                 answer = CompletableFuture.failedFuture(e);
             }
-            return new Release(lock, hold, true, line, taker, sentAt, answer);
+            return new Release(lock, hold, true, line, taker, sentAt, offer, answer);
         } catch (RuntimeException | Error e) {
             if (taker != null) {
                 line.fellThrough(taker, sentAt, false);
@@ -128,7 +133,7 @@ final class Release {
         } catch (RuntimeException e) {
             answer = CompletableFuture.failedFuture(e);
         }
-        return new Release(lock, hold, true, null, null, sentAt, answer);
+        return new Release(lock, hold, true, null, null, sentAt, RingRelease.NONE, answer);
     }
 
     /**
@@ -184,11 +189,16 @@ final class Release {
             context.observer().handedOver(lock.label());
             return 0;
         }
-        // Also after Redis published the release: a waiter here may wait for this holder, not for Redis.
-        context.contention().wakeLine(lock.keys().channel());
         if (result == 1) {
+            // Offered to another process: a waiter here waits for its own turn, if this process stayed in the ring.
+            if (line != null) {
+                line.releasedToRing(hold.fencingToken(), offer.staysInRing());
+            }
+            context.contention().watchOffer(lock.keys(), hold.fencingToken());
             context.observer().yielded(lock.label());
         }
+        // Also after Redis published the release: a waiter here may wait for this holder, not for Redis.
+        context.contention().wakeLine(lock.keys().channel());
         return 0;
     }
 

@@ -86,7 +86,8 @@ public final class DefaultLockManager implements LockManager {
                 scheduler = privateScheduler;
             }
             leases = new LeaseKeeper(store, replies, scheduler, System::nanoTime, settings.lease(), observer);
-            LockEngine engine = new LockEngine(settings, store, replies, leases, observer, settings.telemetry().labels());
+            LockEngine engine = new LockEngine(settings, store, replies, leases, observer, settings.telemetry().labels(),
+                    scheduler);
             ManagerDirectory directory = ManagerDirectory.start(store, replies, settings.keyPrefix(), engine.managerId(),
                     settings.telemetry().applicationName(), settings.lease().toMillis(), scheduler);
             LOG.log(Level.INFO, "Locksmith connected to " + store.description() + "; the watchdog runs on "

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -26,6 +27,8 @@ import java.util.function.Consumer;
  * change, because a failover silently drops them.
  */
 public final class ReleaseChannels {
+    /** The message that wakes every waiter of a channel: a release to everyone, or a resubscription. */
+    public static final String EVERYONE = "*";
     private static final Logger LOG = System.getLogger(ReleaseChannels.class.getName());
 
     private final List<StatefulRedisPubSubConnection<String, String>> connections;
@@ -71,6 +74,8 @@ public final class ReleaseChannels {
 
     private void listenOn(StatefulRedisPubSubConnection<String, String> connection) {
         connection.addListener(new RedisPubSubAdapter<>() {
+            private final Set<String> confirmed = ConcurrentHashMap.newKeySet();
+
             @Override
             public void message(String channel, String message) {
                 dispatch(channel, message);
@@ -79,6 +84,37 @@ public final class ReleaseChannels {
             @Override
             public void smessage(String channel, String message) {
                 dispatch(channel, message);
+            }
+
+            @Override
+            public void subscribed(String channel, long count) {
+                confirmedAgain(channel);
+            }
+
+            @Override
+            public void ssubscribed(String channel, long count) {
+                confirmedAgain(channel);
+            }
+
+            @Override
+            public void unsubscribed(String channel, long count) {
+                confirmed.remove(channel);
+            }
+
+            @Override
+            public void sunsubscribed(String channel, long count) {
+                confirmed.remove(channel);
+            }
+
+            /*
+             * Lettuce subscribes its channels again after a reconnect, and the messages published
+             * while the connection was down are lost: a waiter must ask Redis again, as after a
+             * release to everyone.
+             */
+            private void confirmedAgain(String channel) {
+                if (!confirmed.add(channel)) {
+                    dispatch(channel, EVERYONE);
+                }
             }
         });
         connections.add(connection);
@@ -162,24 +198,24 @@ public final class ReleaseChannels {
         return channels.size();
     }
 
-    private synchronized void unsubscribe(String channel, Consumer<String> onMessage) {
+    private synchronized CompletableFuture<Void> unsubscribe(String channel, Consumer<String> onMessage) {
         Channel existing = channels.get(channel);
         if (existing == null) {
-            return;
+            return CompletableFuture.completedFuture(null);
         }
         existing.listeners.remove(onMessage);
-        if (existing.listeners.isEmpty()) {
-            channels.remove(channel);
-            // Commands on one connection run in order, so a later SUBSCRIBE of the same channel
-            // is applied after this UNSUBSCRIBE.
-            for (StatefulRedisPubSubConnection<String, String> connection : connections) {
-                if (sharded) {
-                    connection.async().sunsubscribe(channel);
-                } else {
-                    connection.async().unsubscribe(channel);
-                }
-            }
+        if (!existing.listeners.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
         }
+        channels.remove(channel);
+        // Commands on one connection run in order, so a later SUBSCRIBE of the same channel
+        // is applied after this UNSUBSCRIBE.
+        List<CompletableFuture<Void>> done = new java.util.ArrayList<>();
+        for (StatefulRedisPubSubConnection<String, String> connection : connections) {
+            done.add((sharded ? connection.async().sunsubscribe(channel) : connection.async().unsubscribe(channel))
+                    .toCompletableFuture());
+        }
+        return CompletableFuture.allOf(done.toArray(CompletableFuture[]::new));
     }
 
     @SuppressWarnings("unchecked")
@@ -235,11 +271,22 @@ public final class ReleaseChannels {
          * Stops listening; the channel is unsubscribed when this was its last listener.
          */
         @Override
-        public synchronized void close() {
-            if (!closed) {
-                closed = true;
-                owner.unsubscribe(channel, onMessage);
+        public void close() {
+            end();
+        }
+
+        /**
+         * Stops listening, as {@link #close()}.
+         *
+         * @return completes when Redis confirmed that this process no longer listens on the
+         *         channel (at once when other listeners here keep it)
+         */
+        public synchronized CompletionStage<Void> end() {
+            if (closed) {
+                return CompletableFuture.completedFuture(null);
             }
+            closed = true;
+            return owner.unsubscribe(channel, onMessage);
         }
     }
 }

@@ -33,9 +33,9 @@ class RetriedReleaseTest {
             LockKeys keys = LockKeys.of("locksmith:", "retried");
 
             lock.unlock();
-            long last = scripts.release(keys, hold.owner(), "2", false);
-            long resentLast = scripts.release(keys, hold.owner(), "2", false);
-            long resentAgain = scripts.release(keys, hold.owner(), "2", false);
+            long last = scripts.release(keys, hold.owner(), "2");
+            long resentLast = scripts.release(keys, hold.owner(), "2");
+            long resentAgain = scripts.release(keys, hold.owner(), "2");
 
             assertThat(last).isZero();
             assertThat(resentLast).as("released, not 'lost'").isZero();
@@ -54,7 +54,7 @@ class RetriedReleaseTest {
             long kept = scripts.keep(keys, owner, "3", 2_000);
             long resent = scripts.keep(keys, owner, "3", 2_000);
             List<Long> sameOwnerAgain = scripts.acquire(keys, owner);
-            long releaseByTheLastHolder = scripts.release(keys, owner, "4", false);
+            long releaseByTheLastHolder = scripts.release(keys, owner, "4");
 
             assertThat(kept).isZero();
             assertThat(resent).as("kept, not 'lost'").isZero();
@@ -73,12 +73,12 @@ class RetriedReleaseTest {
             String owner = "manager:1";
 
             assertThat(scripts.acquire(keys, owner).get(0)).isEqualTo(1L);
-            assertThat(scripts.release(keys, owner, "7", false)).isZero();
+            assertThat(scripts.release(keys, owner, "7")).isZero();
             assertThat(scripts.acquire(keys, owner).get(0)).isEqualTo(1L);
-            assertThat(scripts.release(keys, owner, "8", false)).as("a new request, not the answer to 7").isZero();
+            assertThat(scripts.release(keys, owner, "8")).as("a new request, not the answer to 7").isZero();
             assertThat(scripts.redis().exists(keys.lock())).as("request 8 released the second hold").isZero();
-            assertThat(scripts.release(keys, owner, "8", false)).as("8 resent").isZero();
-            assertThat(scripts.release(keys, owner, "9", false))
+            assertThat(scripts.release(keys, owner, "8")).as("8 resent").isZero();
+            assertThat(scripts.release(keys, owner, "9"))
                     .as("a new request for a hold that is gone is told so").isEqualTo(-1);
             assertThat(redis.keys("locksmith:{relocked}:unlock:*"))
                     .as("one latch for the owner, overwritten by each release").containsExactly(keys.latch(owner));
@@ -104,7 +104,7 @@ class RetriedReleaseTest {
             assertThat(another).as("a new request for a hold that is gone").isEqualTo(-1);
             assertThat(scripts.redis().get(keys.lock())).as("the taker holds it once, with the token")
                     .startsWith("-" + taker + "|" + token + "|1|");
-            assertThat(scripts.release(keys, taker, "1", false)).isZero();
+            assertThat(scripts.release(keys, taker, "1")).isZero();
         }
     }
 }

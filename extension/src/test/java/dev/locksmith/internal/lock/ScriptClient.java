@@ -1,5 +1,6 @@
 package dev.locksmith.internal.lock;
 
+import dev.locksmith.internal.store.LockScript;
 import dev.locksmith.internal.redis.ScriptCall;
 import dev.locksmith.internal.redis.ScriptRunner;
 import io.lettuce.core.RedisClient;
@@ -27,15 +28,38 @@ final class ScriptClient implements AutoCloseable {
      * @return {1, fencing token} when acquired, {0, ms to wait} when not
      */
     List<Long> acquire(LockKeys keys, String owner) throws Exception {
+        return acquire(keys, owner, false);
+    }
+
+    /**
+     * @param joinsRing whether the owner's process joins the ring when the lock is taken
+     * @return {1, fencing token} when acquired, {0, ms to wait[, 1 when in the ring]} when not
+     */
+    List<Long> acquire(LockKeys keys, String owner, boolean joinsRing) throws Exception {
         return run(ExclusiveKind.INSTANCE.acquisition(keys,
-                new AcquireRequest(owner, 30_000, System.currentTimeMillis(), "t", 86_400_000)));
+                new AcquireRequest(owner, 30_000, System.currentTimeMillis(), "t", 86_400_000, joinsRing)));
     }
 
     /**
      * @return 0 when released, -1 when the owner held nothing
      */
-    long release(LockKeys keys, String owner, String requestId, boolean othersFirst) throws Exception {
-        return run(ExclusiveKind.INSTANCE.release(keys, owner, requestId, 5000, othersFirst));
+    long release(LockKeys keys, String owner, String requestId) throws Exception {
+        return release(keys, owner, requestId, RingRelease.NONE);
+    }
+
+    /**
+     * @return 0 when released, 1 when offered to a waiting process, -1 when the owner held nothing
+     */
+    long release(LockKeys keys, String owner, String requestId, RingRelease offer) throws Exception {
+        return run(ExclusiveKind.INSTANCE.release(keys, owner, requestId, 5000, offer));
+    }
+
+    /**
+     * @return the number of the offer of that token standing afterwards, or -1 (see {@code pass-offer})
+     */
+    long passOffer(LockKeys keys, String token, String number, String target) throws Exception {
+        return run(LockScript.integer("pass-offer", new String[] {keys.lock(), keys.channel()}, token, number, target,
+                "publish", "30000", ""));
     }
 
     /**
@@ -49,7 +73,8 @@ final class ScriptClient implements AutoCloseable {
      * @return the taker's fencing token, or -1 when the owner held nothing
      */
     long handOver(LockKeys keys, String owner, String taker, String requestId) throws Exception {
-        AcquireRequest request = new AcquireRequest(taker, 30_000, System.currentTimeMillis(), "taker", 86_400_000);
+        AcquireRequest request = new AcquireRequest(taker, 30_000, System.currentTimeMillis(), "taker", 86_400_000,
+                false);
         return run(ExclusiveKind.INSTANCE.handOver(keys, owner, request, requestId, 5000));
     }
 

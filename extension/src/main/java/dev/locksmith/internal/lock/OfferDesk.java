@@ -1,0 +1,124 @@
+package dev.locksmith.internal.lock;
+
+import dev.locksmith.internal.redis.ScriptCall;
+import dev.locksmith.internal.store.LockScript;
+import dev.locksmith.internal.store.LockStore;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Moves on an offer of the reentrant lock (see {@code release} and {@code pass-offer} in
+ * {@code locksmith.lua}) that its process does not take: when no thread of the process offered to
+ * wants the lock any more, that process passes it on at once; when the process offered to says
+ * nothing (it died after the offer reached it, it stopped, its connection hangs), the releaser
+ * passes it on after one command timeout, the longest its answer could take. A process that died
+ * before the offer never hears it: Redis counted no listener and the release offered it to the
+ * next process already. Everything here is sent without waiting, from the pub/sub thread or the
+ * manager's scheduler.
+ */
+final class OfferDesk {
+    private static final Logger LOG = System.getLogger(OfferDesk.class.getName());
+
+    private final LockStore store;
+    private final ScheduledExecutorService scheduler;
+    private final long watchMillis;
+    private final long reserveMillis;
+
+    /**
+     * @param scheduler     runs the releasers' watches; the manager's watchdog scheduler
+     * @param watchMillis   how long an offer may stand before its releaser passes it on: the
+     *                      command timeout
+     * @param reserveMillis how long an offer passed on keeps the lock at most: the lease
+     */
+    OfferDesk(LockStore store, ScheduledExecutorService scheduler, long watchMillis, long reserveMillis) {
+        this.store = store;
+        this.scheduler = scheduler;
+        this.watchMillis = watchMillis;
+        this.reserveMillis = reserveMillis;
+    }
+
+    /**
+     * @return how long an offer stands before its releaser passes it on, in ms
+     */
+    long watchMillis() {
+        return watchMillis;
+    }
+
+    /**
+     * Passes on an offer to this process that no thread here wants.
+     */
+    void decline(LockKeys keys, String managerId, long token, long number) {
+        send(keys, passOn(keys, Long.toString(token), Long.toString(number), managerId + ":", ""), "decline");
+    }
+
+    /**
+     * Watches the offer a release here made, until {@code releaser} heard the lock come round or the
+     * offer was taken; passes it on if it still stands after {@link #watchMillis()}.
+     *
+     * @param releaser the process's contention for the lock, which learns when the lock came round;
+     *                 null when nothing here waits for the lock
+     */
+    void watch(LockKeys keys, LocalContention releaser, long token, long number) {
+        try {
+            scheduler.schedule(() -> check(keys, releaser, token, number), watchMillis, TimeUnit.MILLISECONDS);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Could not watch the offer of lock key " + keys.lock() + "; if the process it"
+                    + " went to does not take it, it lapses within one lease", e);
+        }
+    }
+
+    /**
+     * Passes on an offer of the lock to a process that no longer listens (see {@link ContentionRegistry#closeAll}).
+     *
+     * @return completes when Redis answered
+     */
+    CompletionStage<Long> reap(LockKeys keys) {
+        return store.update(passOn(keys, "", "", "", keys.publish().equals("spublish") ? "shardnumsub" : "numsub"), -1);
+    }
+
+    private void check(LockKeys keys, LocalContention releaser, long token, long number) {
+        if (releaser != null && !releaser.watches(token)) {
+            return;
+        }
+        try {
+            store.update(passOn(keys, Long.toString(token), Long.toString(number), "", ""), -1)
+                    .whenComplete((standing, failure) -> {
+                        if (failure != null) {
+                            LOG.log(Level.WARNING, "Could not pass on the untaken offer of lock key " + keys.lock()
+                                    + "; it lapses within one lease", failure);
+                        } else if (standing >= 0) {
+                            if (standing == number + 1) {
+                                LOG.log(Level.DEBUG, "The offer of lock key " + keys.lock() + " was not taken within "
+                                        + watchMillis + " ms; offered to the next waiting process");
+                            }
+                            watch(keys, releaser, token, standing);
+                        }
+                    });
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Could not pass on the untaken offer of lock key " + keys.lock()
+                    + "; it lapses within one lease", e);
+        }
+    }
+
+    private void send(LockKeys keys, ScriptCall call, String why) {
+        try {
+            store.update(call, -1).whenComplete((standing, failure) -> {
+                if (failure != null) {
+                    LOG.log(Level.WARNING, "Could not pass on an offer of lock key " + keys.lock() + " (" + why + ");"
+                            + " its releaser passes it on within " + watchMillis + " ms", failure);
+                }
+            });
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Could not pass on an offer of lock key " + keys.lock() + " (" + why + "); its"
+                    + " releaser passes it on within " + watchMillis + " ms", e);
+        }
+    }
+
+    private ScriptCall passOn(LockKeys keys, String token, String number, String target, String onlyIfGone) {
+        return LockScript.integer(keys.isReadWrite() ? "rw-pass-offer" : "pass-offer", new String[] {keys.lock(), keys.channel()}, token, number, target,
+                keys.publish(), Long.toString(reserveMillis), onlyIfGone);
+    }
+}

@@ -1,0 +1,96 @@
+package dev.locksmith.internal.lock;
+
+/**
+ * What this process knows of its place in the ring of processes waiting for one reentrant lock
+ * (see {@code release} in {@code locksmith.lua}): whether it is in the ring, the offer it heard
+ * and has not taken yet, and the offer its own last release made, which it watches until it
+ * was taken. Not thread-safe: {@link LocalContention} guards it with its mutex.
+ */
+final class RingSeat {
+    /** No offer. */
+    static final long NONE = -1;
+
+    private boolean inRing;
+    private long heardToken = NONE;
+    private long heardNumber;
+    private long offersHeard;
+    private long watchedToken = NONE;
+
+    /**
+     * @return true when this process is in the ring and no offer to it is pending: its first
+     *         waiter waits to be offered the lock instead of asking Redis
+     */
+    boolean awaitsOffer() {
+        return inRing && heardToken == NONE;
+    }
+
+    long offersHeard() {
+        return offersHeard;
+    }
+
+    /**
+     * An offer to this process arrived.
+     */
+    void heard(long token, long number) {
+        heardToken = token;
+        heardNumber = number;
+        offersHeard++;
+        if (token != watchedToken) {
+            // The lock went round the ring since this process offered it: its own offer was taken.
+            watchedToken = NONE;
+        }
+    }
+
+    long heardToken() {
+        return heardToken;
+    }
+
+    long heardNumber() {
+        return heardNumber;
+    }
+
+    /**
+     * An attempt of this process ended; an offer heard while it was under way still stands.
+     *
+     * @param heardBefore {@link #offersHeard()} when the attempt was sent
+     * @param granted     whether it acquired
+     * @param joined      whether Redis answered that this process is in the ring
+     */
+    void attempted(long heardBefore, boolean granted, boolean joined) {
+        inRing = !granted && joined;
+        if (granted || offersHeard == heardBefore) {
+            heardToken = NONE;
+        }
+        if (granted) {
+            watchedToken = NONE;
+        }
+    }
+
+    /**
+     * This process's release offered the lock to another process.
+     *
+     * @param token       the released hold's fencing token, which names the offer
+     * @param staysInRing whether this process stayed in the ring
+     */
+    void released(long token, boolean staysInRing) {
+        inRing = staysInRing;
+        heardToken = NONE;
+        watchedToken = token;
+    }
+
+    /**
+     * @return whether this process still watches the offer of that token
+     */
+    boolean watches(long token) {
+        return watchedToken == token;
+    }
+
+    /**
+     * The offer heard is declined (no thread here wants the lock), or everyone was told to ask
+     * Redis again: this process is no longer in the ring.
+     */
+    void leave() {
+        inRing = false;
+        heardToken = NONE;
+    }
+}

@@ -1,0 +1,193 @@
+package dev.locksmith.internal.lock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.locksmith.LockInfo;
+import dev.locksmith.LockManager;
+import dev.locksmith.Locksmith;
+import dev.locksmith.testing.RedisServerExtension;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The ring of waiting processes in the reentrant lock's scripts: a waiting process joins it once,
+ * a release offers the lock to the first process of it that listens on its own channel and tells
+ * nobody else, skips the processes that no longer listen, and an offer not taken is passed on.
+ * Owner ids are {@code <manager>:<thread>}; each manager stands for a process, and a pub/sub
+ * connection of the test listens for the processes that are alive.
+ */
+class RingScriptTest {
+    private static final String FIRST = "first-process:1";
+    private static final String FIRST_OTHER_THREAD = "first-process:2";
+    private static final String SECOND = "second-process:1";
+    private static final String THIRD = "third-process:1";
+    private static final RingRelease OFFER_AND_STAY = new RingRelease(true, 30_000, true);
+    private static final RingRelease OFFER = new RingRelease(true, 30_000, false);
+
+    @RegisterExtension
+    static final RedisServerExtension redis = new RedisServerExtension();
+
+    private final LockKeys keys = LockKeys.of("locksmith:", "turns");
+    private final BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+    private ScriptClient scripts;
+    private RedisClient listenerClient;
+    private StatefulRedisPubSubConnection<String, String> listener;
+
+    @BeforeEach
+    void connect() {
+        scripts = new ScriptClient(redis.uri());
+        listenerClient = RedisClient.create(redis.uri());
+        listener = listenerClient.connectPubSub();
+        listener.addListener(new RedisPubSubAdapter<>() {
+            @Override
+            public void message(String channel, String message) {
+                heard.add(channel.substring(channel.lastIndexOf(':', channel.length() - 2) + 1) + " " + message);
+            }
+        });
+    }
+
+    @AfterEach
+    void disconnect() {
+        listener.close();
+        listenerClient.shutdown();
+        scripts.redis().flushall();
+        scripts.close();
+    }
+
+    @Test
+    void aReleaseOffersTheLockToTheFirstWaitingProcessOnlyAndItsThreadTakesIt() throws Exception {
+        listen("second-process", "third-process");
+        long token = acquire(FIRST, true).get(1);
+        List<Long> busy = acquire(SECOND, true);
+        assertThat(busy.get(0)).as("busy").isZero();
+        assertThat(busy.get(1)).as("for the holder's lease").isBetween(1L, 30_000L);
+        assertThat(busy.get(2)).as("the second process joined the ring").isOne();
+        assertThat(acquire(THIRD, true).get(2)).isOne();
+        assertThat(acquire(SECOND, true).get(2)).as("joined once").isOne();
+        assertThat(value()).startsWith("W" + FIRST + "|").contains("|,second-process:,third-process:,|");
+
+        assertThat(scripts.release(keys, FIRST, "1", OFFER_AND_STAY)).as("offered").isOne();
+
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("second-process: o" + token + ".0");
+        assertThat(value()).as("reserved for the second process; the releaser joined the ring's end")
+                .isEqualTo("rsecond-process:|" + token + "|0||,third-process:,first-process:,|");
+        assertThat(acquire(FIRST_OTHER_THREAD, true).get(0)).as("the releasing process waits its turn").isZero();
+        assertThat(acquire(THIRD, true).get(0)).as("so does the third").isZero();
+        assertThat(value()).as("nobody joined twice").contains("|,third-process:,first-process:,|");
+        List<Long> taken = acquire(SECOND, true);
+        assertThat(taken.get(0)).as("the process offered to takes it").isOne();
+        assertThat(taken.get(1)).isGreaterThan(token);
+        assertThat(value()).startsWith("W" + SECOND + "|").contains("|,third-process:,first-process:,|");
+        assertThat(heard).as("nobody else heard of it").isEmpty();
+    }
+
+    @Test
+    void aProcessThatNoLongerListensIsSkippedAndDroppedFromTheRing() throws Exception {
+        listen("third-process");
+        long token = acquire(FIRST, true).get(1);
+        acquire(SECOND, true); // does not listen: it died after joining
+        acquire(THIRD, true);
+
+        assertThat(scripts.release(keys, FIRST, "1", OFFER)).isOne();
+
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("third-process: o" + token + ".0");
+        assertThat(value()).isEqualTo("rthird-process:|" + token + "|0|||");
+        assertThat(acquire(THIRD, true).get(0)).isOne();
+        assertThat(scripts.release(keys, THIRD, "1", OFFER)).as("nobody waits: a plain release").isZero();
+        assertThat(scripts.redis().exists(keys.lock())).isZero();
+    }
+
+    @Test
+    void withNobodyListeningTheLockIsReleasedAndEveryoneWoken() throws Exception {
+        listenTo(keys.channel());
+        acquire(FIRST, true);
+        acquire(SECOND, true);
+
+        assertThat(scripts.release(keys, FIRST, "1", OFFER)).isZero();
+        assertThat(scripts.release(keys, FIRST, "1", OFFER)).as("a resend gets the same answer").isZero();
+
+        assertThat(scripts.redis().exists(keys.lock())).isZero();
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).endsWith(" *");
+    }
+
+    @Test
+    void anOfferNotTakenIsPassedOnOnceAndAStalePassChangesNothing() throws Exception {
+        listen("second-process", "third-process");
+        long token = acquire(FIRST, true).get(1);
+        acquire(SECOND, true);
+        acquire(THIRD, true);
+        scripts.release(keys, FIRST, "1", OFFER);
+        heard.poll(5, TimeUnit.SECONDS);
+
+        String offered = Long.toString(token);
+        assertThat(scripts.passOffer(keys, offered, "0", "")).as("passed on: offer 1").isOne();
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("third-process: o" + token + ".1");
+        assertThat(value()).startsWith("rthird-process:|" + token + "|1|");
+        assertThat(scripts.passOffer(keys, offered, "0", "")).as("offer 0 was passed already").isOne();
+        assertThat(scripts.passOffer(keys, offered, "1", "second-process:")).as("not offered to second").isOne();
+        assertThat(heard).isEmpty();
+        assertThat(acquire(SECOND, true).get(0)).as("the process passed over lost its turn").isZero();
+
+        assertThat(acquire(THIRD, true).get(0)).isOne();
+        assertThat(scripts.passOffer(keys, offered, "1", "")).as("taken: no offer any more").isEqualTo(-1L);
+    }
+
+    @Test
+    void theLastProcessPassingItsOfferOnFreesTheLock() throws Exception {
+        listenTo(keys.channel(), keys.address("second-process"));
+        long token = acquire(FIRST, true).get(1);
+        acquire(SECOND, true);
+        scripts.release(keys, FIRST, "1", OFFER);
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).endsWith(" o" + token + ".0");
+
+        assertThat(scripts.passOffer(keys, Long.toString(token), "0", "second-process:")).as("declined").isEqualTo(-1L);
+
+        assertThat(scripts.redis().exists(keys.lock())).isZero();
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).as("everyone may ask").endsWith(" *");
+    }
+
+    @Test
+    void anOfferedLockIsNotHeldForcedOrDescribed() throws Exception {
+        listen("second-process");
+        acquire(FIRST, true);
+        acquire(SECOND, true);
+        scripts.release(keys, FIRST, "1", OFFER);
+
+        try (LockManager locks = Locksmith.builder().redisUri(redis.uri()).build()) {
+            LockInfo info = locks.describe("turns");
+            assertThat(info.holders()).isEmpty();
+            assertThat(locks.getLock("turns").isLocked()).isFalse();
+            assertThat(locks.getLock("turns").forceUnlock()).as("no hold was removed").isFalse();
+        }
+        assertThat(scripts.redis().exists(keys.lock())).isZero();
+    }
+
+    private void listen(String... managers) {
+        String[] channels = new String[managers.length];
+        for (int i = 0; i < managers.length; i++) {
+            channels[i] = keys.address(managers[i]);
+        }
+        listenTo(channels);
+    }
+
+    private void listenTo(String... channels) {
+        listener.sync().subscribe(channels);
+    }
+
+    private List<Long> acquire(String owner, boolean joinsRing) throws Exception {
+        return scripts.acquire(keys, owner, joinsRing);
+    }
+
+    private String value() {
+        return scripts.redis().get(keys.lock());
+    }
+}
