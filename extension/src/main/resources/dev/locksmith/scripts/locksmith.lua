@@ -100,19 +100,43 @@ end
 -- many clients received the offer, and the connection of a process that died is closed. Only the
 -- process offered to hears of it, so a hand-off costs the same however many processes wait.
 -- skip: a manager not to offer to (the releaser's own process, or one that declined)
--- returns the manager offered to (nil when nobody listened) and the ring left after it
+-- returns the manager offered to (nil when nobody listened), the ring left after it, and the
+-- managers dropped because they no longer listen
 local function offer_to_ring(channel, publish, ring, offer, skip)
+    local gone = {}
     while ring ~= '' do
         local target = string.match(ring, '^,([^,]*),')
         ring = string.sub(ring, #target + 2)
         if ring == ',' then
             ring = ''
         end
-        if target ~= skip and redis.call(publish, channel .. ':' .. target, offer) > 0 then
-            return target, ring
+        if target ~= skip then
+            if redis.call(publish, channel .. ':' .. target, offer) > 0 then
+                return target, ring, gone
+            end
+            table.insert(gone, target)
         end
     end
-    return nil, ''
+    return nil, '', gone
+end
+
+-- Removes the waiting-writer marks (q:<owner>) of the given managers' owners from a read/write
+-- hash: processes that no longer listen, or were passed over, hold back no reader.
+local function drop_writer_marks(hash, managers)
+    if #managers == 0 then
+        return
+    end
+    local marks = {}
+    for _, field in ipairs(redis.call('hkeys', hash)) do
+        for _, manager in ipairs(managers) do
+            if string.sub(field, 1, #manager + 2) == 'q:' .. manager then
+                table.insert(marks, field)
+            end
+        end
+    end
+    if #marks > 0 then
+        redis.call('hdel', hash, unpack(marks))
+    end
 end
 
 -- Asks the holder's release to wake this waiter with '*', unless it will anyway; a reentrant
@@ -569,7 +593,15 @@ local function rw_acquire(read)
             end
             return rw_grant(hash, field, owner, lease, now, state, waited)
         end
-        if ARGV[6] ~= '' then
+        local own_holder = state.writer and manager_of(state.writer) == manager
+        for name in pairs(state.fields) do
+            if string.sub(name, 1, 2 + #manager) == 'r:' .. manager then
+                own_holder = true
+            end
+        end
+        -- A holder of the same process wakes its own waiters when it releases (as for the
+        -- exclusive lock, a process joins the ring only behind other processes).
+        if ARGV[6] ~= '' and not own_holder then
             joined = join_ring(state.ring, manager)
             redis.call('hset', hash, 'q:' .. owner, string.format('%d', now + lease), 'o', joined)
         else
@@ -580,6 +612,10 @@ local function rw_acquire(read)
     -- The soonest holder expiry is the earliest moment a dead holder can be dropped; live
     -- holders' releases wake the waiter earlier through the channel.
     local busy = math.max(0, (state.soonest or now) - now)
+    if state.offer and not state.soonest then
+        -- Nobody holds it: it is offered to another process, which takes it or passes it on.
+        busy = redis.call('pttl', hash)
+    end
     if joined then
         return {0, busy, 1}
     end
@@ -622,8 +658,9 @@ local function rw_release(read)
     if offers then
         local self = manager_of(owner)
         local token = string.match(state.fields[field], '^(%d+)')
-        local target, rest = offer_to_ring(KEYS[2], ARGV[3], state.ring, 'o' .. token .. '.0', self)
-        if ARGV[6] ~= '' then
+        local target, rest, gone = offer_to_ring(KEYS[2], ARGV[3], state.ring, 'o' .. token .. '.0', self)
+        drop_writer_marks(hash, gone)
+        if target and ARGV[6] ~= '' then
             rest = join_ring(rest, self)
         end
         if target then
@@ -682,18 +719,11 @@ ops['rw-pass-offer'] = function()
     if ARGV[6] ~= '' and redis.call('pubsub', ARGV[6], KEYS[2] .. ':' .. target)[2] > 0 then
         return tonumber(number)
     end
-    local passed_over = {}
-    for _, field in ipairs(redis.call('hkeys', KEYS[1])) do
-        if string.sub(field, 1, #target + 2) == 'q:' .. target then
-            table.insert(passed_over, field)
-        end
-    end
-    if #passed_over > 0 then
-        redis.call('hdel', KEYS[1], unpack(passed_over))
-    end
     local next_number = tonumber(number) + 1
-    local taker, rest = offer_to_ring(KEYS[2], ARGV[4], redis.call('hget', KEYS[1], 'o') or '',
+    local taker, rest, gone = offer_to_ring(KEYS[2], ARGV[4], redis.call('hget', KEYS[1], 'o') or '',
         'o' .. token .. '.' .. next_number, target)
+    table.insert(gone, target)
+    drop_writer_marks(KEYS[1], gone)
     if taker then
         redis.call('hset', KEYS[1], 'x', taker .. '|' .. token .. '|' .. next_number)
     else

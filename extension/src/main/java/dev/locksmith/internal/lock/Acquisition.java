@@ -106,7 +106,9 @@ final class Acquisition {
      *         (or its lease may have run out), so Redis must be asked
      */
     long localHolderLeaseLeftMillis() {
-        if (!lock.handsOver()) {
+        // The reentrant lock's holder here hands over or wakes the line; a writer waits for any
+        // hold of this process on the read/write lock, whose release wakes the line likewise.
+        if (!lock.handsOver() && lock.kind() != ReadWriteKind.WRITE) {
             return 0;
         }
         Hold holder = context.leases().anyHoldOf(lock.keys().lock());

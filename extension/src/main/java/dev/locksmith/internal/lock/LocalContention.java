@@ -513,11 +513,26 @@ final class LocalContention {
      *
      * @param token       the released hold's fencing token
      * @param staysInRing whether this process stayed in the ring
+     * @param heardBefore {@link #offersHeard()} when the release was sent
      */
-    void releasedToRing(long token, boolean staysInRing) {
+    void releasedToRing(long token, boolean staysInRing, long heardBefore) {
         mutex.lock();
         try {
-            ring.released(token, staysInRing);
+            ring.released(token, staysInRing, heardBefore);
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * A release here freed the lock without offering it: this process is no longer in the ring.
+     */
+    void releasedFree(long heardBefore) {
+        mutex.lock();
+        try {
+            if (ring.offersHeard() == heardBefore) {
+                ring.leave();
+            }
         } finally {
             mutex.unlock();
         }

@@ -37,10 +37,12 @@ final class Release {
     private final HandOver taker;
     private final long sentAt;
     private final RingRelease offer;
+    private final long offersHeard;
     private final CompletionStage<Long> answer;
 
     private Release(LockTarget lock, Hold hold, boolean last, LocalContention line, HandOver taker, long sentAt,
                     RingRelease offer, CompletionStage<Long> answer) {
+        this.offersHeard = line == null ? 0 : line.offersHeard();
         this.lock = lock;
         this.hold = hold;
         this.last = last;
@@ -192,10 +194,12 @@ final class Release {
         if (result == 1) {
             // Offered to another process: a waiter here waits for its own turn, if this process stayed in the ring.
             if (line != null) {
-                line.releasedToRing(hold.fencingToken(), offer.staysInRing());
+                line.releasedToRing(hold.fencingToken(), offer.staysInRing(), offersHeard);
             }
             context.contention().watchOffer(lock.keys(), hold.fencingToken());
             context.observer().yielded(lock.label());
+        } else if (line != null) {
+            line.releasedFree(offersHeard); // nobody else waits: a waiter here asks Redis, where it is free
         }
         // Also after Redis published the release: a waiter here may wait for this holder, not for Redis.
         context.contention().wakeLine(lock.keys().channel());

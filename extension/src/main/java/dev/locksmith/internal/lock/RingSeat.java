@@ -71,11 +71,15 @@ final class RingSeat {
      *
      * @param token       the released hold's fencing token, which names the offer
      * @param staysInRing whether this process stayed in the ring
+     * @param heardBefore {@link #offersHeard()} when the release was sent: an offer heard since
+     *                    then came round after the release (on the pub/sub connection, before
+     *                    the release's answer) and was taken in hand or passed on already
      */
-    void released(long token, boolean staysInRing) {
-        inRing = staysInRing;
-        heardToken = NONE;
+    void released(long token, boolean staysInRing, long heardBefore) {
         watchedToken = token;
+        if (offersHeard == heardBefore) {
+            inRing = staysInRing;
+        }
     }
 
     /**
