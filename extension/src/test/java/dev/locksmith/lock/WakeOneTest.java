@@ -95,6 +95,8 @@ class WakeOneTest {
             held.unlock();
 
             long waited = TimeUnit.NANOSECONDS.toMillis(dAcquiredAt.get(20, TimeUnit.SECONDS) - releasedAt);
+
+            System.out.printf("%s: %s = %d ms%n", name, "waited", waited);
             assertThat(waited).as("ms D waited after H's release, C killed (bound: one command timeout + margin)")
                     .isLessThanOrEqualTo(SHORT_COMMAND_TIMEOUT.plus(MARGIN).toMillis());
             assertThat(ring(kind, name)).as("C dropped from the ring").doesNotContain(cId);
@@ -133,11 +135,19 @@ class WakeOneTest {
 
             signal(c, "STOP");
             try {
+                redis.node().command("CONFIG", "RESETSTAT");
                 long releasedAt = System.nanoTime();
                 held.unlock();
                 assertThat(offeredTo(kind, name)).as("the lock stands offered to frozen C").isEqualTo(cId);
 
                 long waited = TimeUnit.NANOSECONDS.toMillis(dAcquiredAt.get(20, TimeUnit.SECONDS) - releasedAt);
+                long scripts = scriptCalls();
+                System.out.printf("%s: scripts run while the offer to frozen C stood: %d%n", name, scripts);
+                // H's release, H's pass-offer, D's acquisition, and a few more at most: D waits for its
+                // offer, it does not ask again and again while C's offer stands.
+                assertThat(scripts).as("scripts run from H's release to D's acquisition").isLessThanOrEqualTo(8);
+
+                System.out.printf("%s: %s = %d ms%n", name, "waited", waited);
                 assertThat(waited).as("ms D waited after H's release, C frozen (bound: H's command timeout + margin)")
                         .isGreaterThanOrEqualTo(SHORT_COMMAND_TIMEOUT.toMillis() - 100)
                         .isLessThanOrEqualTo(SHORT_COMMAND_TIMEOUT.plus(MARGIN).toMillis());
@@ -218,6 +228,8 @@ class WakeOneTest {
                     .isLessThan(Duration.ofMillis(1_500));
 
             long waited = TimeUnit.NANOSECONDS.toMillis(dAcquiredAt.get(20, TimeUnit.SECONDS) - releasedAt);
+
+            System.out.printf("%s: %s = %d ms%n", name, "waited", waited);
             assertThat(waited).as("ms D waited after H's release, C declining (bound: half a command timeout)")
                     .isLessThan(LONG_COMMAND_TIMEOUT.toMillis() / 2);
             unlockIn(holderOfD, LockWorker.lockOfKind(d, kind, name));
@@ -260,6 +272,7 @@ class WakeOneTest {
             long releasedAt = System.nanoTime();
             held.unlock();
             long waited = TimeUnit.NANOSECONDS.toMillis(dAcquiredAt.get(20, TimeUnit.SECONDS) - releasedAt);
+            System.out.printf("%s: %s = %d ms%n", name, "waited", waited);
             assertThat(waited).as("ms D waited after H's release, C's pub/sub connection down (bound: < 1 command"
                     + " timeout)").isLessThan(SHORT_COMMAND_TIMEOUT.toMillis());
             assertThat(cAcquiredAt).isNotDone();
@@ -270,6 +283,7 @@ class WakeOneTest {
             long dReleasedAt = System.nanoTime();
             unlockIn(holderOfD, LockWorker.lockOfKind(d, kind, name));
             long cWaited = TimeUnit.NANOSECONDS.toMillis(cAcquiredAt.get(20, TimeUnit.SECONDS) - dReleasedAt);
+            System.out.printf("%s: %s = %d ms%n", name, "cWaited", cWaited);
             assertThat(cWaited).as("ms C waited after D's release (bound: one command timeout + margin)")
                     .isLessThanOrEqualTo(SHORT_COMMAND_TIMEOUT.plus(MARGIN).toMillis());
             unlockIn(holderOfC, LockWorker.lockOfKind(c, kind, name));
@@ -403,6 +417,15 @@ class WakeOneTest {
      */
     private static String address(String kind, String name, String managerId) {
         return "locksmith:{" + name + "}" + (kind.equals("reentrant") ? "" : ":rw") + ":released:" + managerId + ":";
+    }
+
+    /**
+     * @return how many scripts Redis ran since the last {@code CONFIG RESETSTAT}
+     */
+    private static long scriptCalls() {
+        return redis.node().command("INFO", "commandstats").lines()
+                .filter(line -> line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:"))
+                .mapToLong(line -> Long.parseLong(line.replaceAll("^[a-z_]*:calls=(\\d+),.*", "$1"))).sum();
     }
 
     private static long listeners(String channel) {
