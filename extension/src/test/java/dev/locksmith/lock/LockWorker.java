@@ -51,6 +51,10 @@ public final class LockWorker {
             case "multi" -> multi(args[1], Integer.parseInt(args[2]), args[3], args[4]);
             case "readers" -> readers(args[1], args[2], Integer.parseInt(args[3]));
             case "share" -> share(args[1], args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]), args[5]);
+            case "wait" -> waitFor(args[1], args[2], args[3], Long.parseLong(args[4]), Long.parseLong(args[5]),
+                    Long.parseLong(args[6]), args[7]);
+            case "hammer" -> hammer(args[1], args[2], args[3], Integer.parseInt(args[4]), Integer.parseInt(args[5]),
+                    args[6]);
             default -> throw new IllegalArgumentException("unknown mode " + args[0]);
         }
     }
@@ -198,6 +202,96 @@ public final class LockWorker {
                 }
             }, () -> { });
         } finally {
+            client.shutdown();
+        }
+    }
+
+    /**
+     * @param kind {@code reentrant} or {@code write}
+     * @return that kind of lock of that name
+     */
+    static DistributedLock lockOfKind(LockManager locks, String kind, String name) {
+        return switch (kind) {
+            case "reentrant" -> locks.getLock(name);
+            case "write" -> locks.getReadWriteLock(name).writeLock();
+            default -> throw new IllegalArgumentException("unknown kind " + kind);
+        };
+    }
+
+    private static void waitFor(String uri, String name, String kind, long leaseMillis, long commandTimeoutMillis,
+                                long waitMillis, String label) throws Exception {
+        RedisClient client = RedisClient.create(uri);
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            LockManager locks = Locksmith.builder().redisUri(uri).leaseTime(Duration.ofMillis(leaseMillis))
+                    .commandTimeout(Duration.ofMillis(commandTimeoutMillis)).build();
+            try {
+                DistributedLock lock = lockOfKind(locks, kind, name);
+                System.out.println("WAITING");
+                if (lock.tryLock(waitMillis, TimeUnit.MILLISECONDS)) {
+                    System.out.println("ACQUIRED " + lock.fencingToken());
+                    try {
+                        if (connection.sync().blpop(120, "go:" + label) == null) {
+                            throw new AssertionError("not told to release within 120 s");
+                        }
+                    } finally {
+                        lock.unlock();
+                    }
+                    System.out.println("RELEASED");
+                } else {
+                    System.out.println("GAVE-UP");
+                }
+            } finally {
+                locks.close();
+            }
+            System.out.println("DONE");
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    private static void hammer(String uri, String name, String kind, int managers, int total, String label)
+            throws Exception {
+        RedisClient client = RedisClient.create(uri);
+        List<LockManager> all = new ArrayList<>();
+        try (StatefulRedisConnection<String, String> control = client.connect()) {
+            List<DistributedLock> locks = new ArrayList<>();
+            List<StatefulRedisConnection<String, String>> connections = new ArrayList<>();
+            for (int m = 0; m < managers; m++) {
+                LockManager manager = Locksmith.builder().redisUri(uri).build();
+                all.add(manager);
+                locks.add(lockOfKind(manager, kind, name));
+                connections.add(client.connect());
+            }
+            System.out.println("READY");
+            if (control.sync().blpop(60, "go:" + label) == null) {
+                throw new AssertionError("not told to go within 60 s");
+            }
+            java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+            runThreads(managers, () -> {
+                int m = next.getAndIncrement();
+                DistributedLock lock = locks.get(m);
+                RedisCommands<String, String> redis = connections.get(m).sync();
+                long recorded = 0;
+                while (recorded < total) {
+                    if (!lock.tryLock(60, TimeUnit.SECONDS)) {
+                        throw new AssertionError("lock not acquired within 60 s");
+                    }
+                    try {
+                        if (redis.incr("inside") > 1) {
+                            redis.incr("overlaps");
+                        }
+                        String current = redis.get("shared");
+                        redis.set("shared", Long.toString(current == null ? 1 : Long.parseLong(current) + 1));
+                        recorded = redis.rpush("order", label + m);
+                        redis.decr("inside");
+                    } finally {
+                        lock.unlock();
+                    }
+                }
+            }, () -> { });
+            connections.forEach(StatefulRedisConnection::close);
+        } finally {
+            all.forEach(LockManager::close);
             client.shutdown();
         }
     }
