@@ -41,8 +41,8 @@ final class Release {
     private final CompletionStage<Long> answer;
 
     private Release(LockTarget lock, Hold hold, boolean last, LocalContention line, HandOver taker, long sentAt,
-                    RingRelease offer, CompletionStage<Long> answer) {
-        this.offersHeard = line == null ? 0 : line.offersHeard();
+                    RingRelease offer, long offersHeard, CompletionStage<Long> answer) {
+        this.offersHeard = offersHeard;
         this.lock = lock;
         this.hold = hold;
         this.last = last;
@@ -81,7 +81,7 @@ final class Release {
         int count = hold.count();
         if (count > 1) {
             ScriptCall call = lock.kind().holdCount(lock.keys(), hold.owner(), count - 1, 0);
-            return new Release(lock, hold, false, null, null, 0, RingRelease.NONE,
+            return new Release(lock, hold, false, null, null, 0, RingRelease.NONE, 0,
                     call == null ? null : context.store().update(call, 0));
         }
         long keepMillis = hold.keepLeftMillis(context.leases().now());
@@ -103,13 +103,15 @@ final class Release {
                             taker.request(System.currentTimeMillis(), context.settings().fenceLifetime().toMillis()),
                             requestId, latchMillis);
             context.leases().releasing(hold);
+            // Read before sending: an offer that comes round before this release's answer is heard after it.
+            long offersHeard = line == null ? 0 : line.offersHeard();
             CompletionStage<Long> answer;
             try {
                 answer = context.store().update(call, -1);
             } catch (RuntimeException e) {
                 answer = CompletableFuture.failedFuture(e);
             }
-            return new Release(lock, hold, true, line, taker, sentAt, offer, answer);
+            return new Release(lock, hold, true, line, taker, sentAt, offer, offersHeard, answer);
         } catch (RuntimeException | Error e) {
             if (taker != null) {
                 line.fellThrough(taker, sentAt, false);
@@ -135,7 +137,7 @@ final class Release {
         } catch (RuntimeException e) {
             answer = CompletableFuture.failedFuture(e);
         }
-        return new Release(lock, hold, true, null, null, sentAt, RingRelease.NONE, answer);
+        return new Release(lock, hold, true, null, null, sentAt, RingRelease.NONE, 0, answer);
     }
 
     /**
