@@ -7,13 +7,13 @@ import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
 
 /**
- * A release left the lock to other processes after several hand-overs in a row.
+ * A release offered the lock to the next waiting process of its ring, instead of freeing it.
  */
 @Name("dev.locksmith.LockYield")
 @Label("Lock Yield")
 @Category("Locksmith")
-@Description("A release left a Locksmith lock to waiters of other processes after this process had passed it"
-        + " among its own threads several times in a row")
+@Description("A release offered a Locksmith lock to the next process waiting for it (one process is woken,"
+        + " not all)")
 @StackTrace(false)
 class LockYieldEvent extends jdk.jfr.Event {
     @Label("Lock Name")

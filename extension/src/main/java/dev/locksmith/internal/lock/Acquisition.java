@@ -165,9 +165,9 @@ final class Acquisition {
     long attemptIn(LocalContention contention) {
         joinsRing = lock.offersToOtherProcesses() && contention.isListening();
         inRing = false;
-        long heardBefore = contention.offersHeard();
+        long heardBefore = contention.ring().offersHeard();
         long answer = attempt();
-        contention.attempted(heardBefore, answer == ACQUIRED, inRing);
+        contention.ring().attempted(heardBefore, answer == ACQUIRED, inRing);
         return answer;
     }
 

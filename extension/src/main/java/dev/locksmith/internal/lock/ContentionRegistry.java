@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -33,7 +34,7 @@ final class ContentionRegistry {
     private final OfferDesk desk;
     private final String managerId;
     private final ScheduledExecutorService scheduler;
-    private final List<LockKeys> ended = new CopyOnWriteArrayList<>(); // entries ended while closing
+    private final List<Ended> ended = new CopyOnWriteArrayList<>(); // entries ended while closing
 
     /**
      * @param state              whether the manager is open: waits end when it closes
@@ -72,10 +73,11 @@ final class ContentionRegistry {
                 existing.idleSince = clock.getAsLong();
                 return existing;
             }
+            existing.ring().declineHeardOffer();
+            CompletionStage<Void> stopped = existing.stopListening();
             if (!state.isOpen()) {
-                ended.add(existing.keys());
+                ended.add(new Ended(existing.keys(), stopped.toCompletableFuture()));
             }
-            existing.stopListening();
             return null;
         });
     }
@@ -96,7 +98,7 @@ final class ContentionRegistry {
             if (existing.users > 0 || clock.getAsLong() - existing.idleSince < idleAtLeast) {
                 return existing; // in use again; its own last leave scheduled the next end
             }
-            existing.declineHeldOffer();
+            existing.ring().declineHeardOffer();
             existing.stopListening();
             return null;
         });
@@ -144,23 +146,22 @@ final class ContentionRegistry {
      * @param patienceNanos how long to wait for Redis's confirmations, at most
      */
     void closeAll(long patienceNanos) {
-        List<CompletableFuture<Void>> unsubscribed = new ArrayList<>();
-        List<LockKeys> known = new ArrayList<>(ended);
+        List<Ended> known = new ArrayList<>(ended);
         for (String channel : byChannel.keySet()) {
             byChannel.computeIfPresent(channel, (key, existing) -> {
-                existing.declineHeldOffer();
-                unsubscribed.add(existing.stopListening().toCompletableFuture());
-                known.add(existing.keys());
+                existing.ring().declineHeardOffer();
+                known.add(new Ended(existing.keys(), existing.stopListening().toCompletableFuture()));
                 return null;
             });
         }
+        List<CompletableFuture<Void>> unsubscribed = known.stream().map(Ended::unsubscribed).toList();
         long deadline = System.nanoTime() + patienceNanos;
         try {
             CompletableFuture.allOf(unsubscribed.toArray(CompletableFuture[]::new))
                     .get(patienceNanos, TimeUnit.NANOSECONDS);
             List<CompletableFuture<Long>> reaped = new ArrayList<>();
-            for (LockKeys keys : known) {
-                reaped.add(desk.reap(keys).toCompletableFuture());
+            for (Ended entry : known) {
+                reaped.add(desk.reap(entry.keys()).toCompletableFuture());
             }
             CompletableFuture.allOf(reaped.toArray(CompletableFuture[]::new))
                     .get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -170,6 +171,10 @@ final class ContentionRegistry {
             LOG.log(Level.WARNING, "Closing: could not make sure that no lock stays offered to a process that closed;"
                     + " such an offer lapses within one lease: " + e);
         }
+    }
+
+    /** An entry ended while the manager closed, and when Redis confirmed that it stopped listening. */
+    private record Ended(LockKeys keys, CompletableFuture<Void> unsubscribed) {
     }
 
     /**

@@ -72,7 +72,7 @@ final class LineWaiting implements WaitStrategy {
                 if (!listening && attempts.run(() -> acquisition.listen(contention)) == 0) {
                     listening = true;
                 }
-            } else if (listening && contention.awaitsOffer() && System.nanoTime() - askAgainAt < 0
+            } else if (listening && contention.ring().awaitsOffer() && System.nanoTime() - askAgainAt < 0
                     && !deadline.hasPassed()) { // a tryLock() without a wait still asks once
                 // A release offers the lock to this process in its turn: nothing to ask until then,
                 // or until the lease of the holder Redis named last ran out (a holder that died

@@ -1,12 +1,10 @@
 package dev.locksmith.internal.lock;
 
 import dev.locksmith.internal.redis.ReleaseChannels;
-import dev.locksmith.internal.redis.ReleaseChannels.Subscription;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -38,7 +36,6 @@ final class LocalContention {
     /** How many times in a row a lock passes between threads of this process without Redis releasing it. */
     static final int HAND_OVERS_IN_A_ROW = 8;
     private static final String EVERYONE = ReleaseChannels.EVERYONE;
-    private static final String OFFER = "o";
 
     /** What a waiter of the line is to do next. */
     enum Turn {
@@ -52,9 +49,8 @@ final class LocalContention {
 
     private final LockKeys keys;
     private final ManagerState state;
-    private final OfferDesk desk;
-    private final String managerId;
-    private final RingSeat ring = new RingSeat();
+    private final ProcessRing ring;
+    private final LockSubscriptions subscriptions;
     private final long claimPatienceNanos;
     private final LongSupplier clock;
     private final ReentrantLock mutex = new ReentrantLock();
@@ -66,10 +62,6 @@ final class LocalContention {
     private long generalWakeUps;
     private int handedInARow;
     private int handOversUnderWay; // claimed, or settled but not yet collected by their waiter
-    private Subscription subscription;
-    private Subscription addressSubscription;
-    private CompletionStage<Void> confirmed;
-    private volatile boolean listening;
     int users; // guarded by the ContentionRegistry's map
     long idleSince; // guarded by the ContentionRegistry's map
 
@@ -84,8 +76,8 @@ final class LocalContention {
         this.state = state;
         this.claimPatienceNanos = claimPatienceNanos;
         this.clock = clock;
-        this.desk = desk;
-        this.managerId = managerId;
+        this.ring = new ProcessRing(mutex, keys, desk, managerId);
+        this.subscriptions = new LockSubscriptions(keys, managerId);
     }
 
     String channel() {
@@ -204,8 +196,8 @@ final class LocalContention {
             if (wasFirst || uncollected) {
                 signalFirst();
             }
-            if (line.isEmpty() && ring.heardToken() != RingSeat.NONE) {
-                declineOffer();
+            if (line.isEmpty()) {
+                ring.declineHeardOffer();
             }
             return uncollected;
         } finally {
@@ -311,12 +303,15 @@ final class LocalContention {
      *                ({@code o<token>.<number>}), or the owner id whose turn it is in the fair queue
      */
     void wake(String message) {
-        if (message.startsWith(OFFER)) {
-            offered(message);
-            return;
-        }
         mutex.lock();
         try {
+            if (ProcessRing.isOffer(message)) {
+                if (ring.offered(message, !line.isEmpty() && state.isOpen())) {
+                    wakeUps++;
+                    signalFirst();
+                }
+                return;
+            }
             wakeUps++;
             if (EVERYONE.equals(message)) {
                 generalWakeUps++;
@@ -424,20 +419,7 @@ final class LocalContention {
     CompletionStage<Void> listen(ReleaseChannels channels) {
         mutex.lock();
         try {
-            if (subscription == null) {
-                subscription = channels.subscribe(keys.channel(), this::wake);
-                Subscription address = channels.subscribe(keys.address(managerId), this::wake);
-                addressSubscription = address;
-                confirmed = subscription.subscribed().thenCombine(address.subscribed(), (a, b) -> b).thenRun(() -> {
-                    mutex.lock();
-                    try {
-                        listening = addressSubscription == address;
-                    } finally {
-                        mutex.unlock();
-                    }
-                });
-            }
-            return confirmed;
+            return subscriptions.listen(channels, this::wake);
         } finally {
             mutex.unlock();
         }
@@ -447,7 +429,7 @@ final class LocalContention {
      * @return whether Redis confirmed that this process listens, on the lock's channel and its own
      */
     boolean isListening() {
-        return listening;
+        return subscriptions.isListening();
     }
 
     /**
@@ -456,143 +438,18 @@ final class LocalContention {
     CompletionStage<Void> stopListening() {
         mutex.lock();
         try {
-            listening = false;
             ring.leave();
-            if (subscription == null) {
-                return CompletableFuture.completedFuture(null);
-            }
-            CompletionStage<Void> ended = subscription.end().thenCombine(addressSubscription.end(), (a, b) -> b);
-            subscription = null;
-            addressSubscription = null;
-            confirmed = null;
-            return ended;
+            return subscriptions.stop();
         } finally {
             mutex.unlock();
         }
     }
 
     /**
-     * @return true when this process is in the ring and no offer to it is pending: the first
-     *         waiter waits for one instead of asking Redis
+     * @return this process's place in the lock's ring of waiting processes
      */
-    boolean awaitsOffer() {
-        mutex.lock();
-        try {
-            return ring.awaitsOffer();
-        } finally {
-            mutex.unlock();
-        }
-    }
-
-    /**
-     * @return how many offers this process heard, to pass to {@link #attempted}
-     */
-    long offersHeard() {
-        mutex.lock();
-        try {
-            return ring.offersHeard();
-        } finally {
-            mutex.unlock();
-        }
-    }
-
-    /**
-     * An attempt in Redis ended (see {@link RingSeat#attempted}).
-     */
-    void attempted(long heardBefore, boolean granted, boolean inRing) {
-        mutex.lock();
-        try {
-            ring.attempted(heardBefore, granted, inRing);
-        } finally {
-            mutex.unlock();
-        }
-    }
-
-    /**
-     * A release here offered the lock to another process; call before waking the line.
-     *
-     * @param token       the released hold's fencing token
-     * @param staysInRing whether this process stayed in the ring
-     * @param heardBefore {@link #offersHeard()} when the release was sent
-     */
-    void releasedToRing(long token, boolean staysInRing, long heardBefore) {
-        mutex.lock();
-        try {
-            ring.released(token, staysInRing, heardBefore);
-        } finally {
-            mutex.unlock();
-        }
-    }
-
-    /**
-     * A release here freed the lock without offering it: this process is no longer in the ring.
-     */
-    void releasedFree(long heardBefore) {
-        mutex.lock();
-        try {
-            if (ring.offersHeard() == heardBefore) {
-                ring.leave();
-            }
-        } finally {
-            mutex.unlock();
-        }
-    }
-
-    /**
-     * @return whether the offer of that token, made by a release here, may still stand
-     */
-    boolean watches(long token) {
-        mutex.lock();
-        try {
-            return ring.watches(token);
-        } finally {
-            mutex.unlock();
-        }
-    }
-
-    /**
-     * Passes on an offer heard and not taken: at close, or when nothing here waits any more.
-     */
-    void declineHeldOffer() {
-        mutex.lock();
-        try {
-            if (ring.heardToken() != RingSeat.NONE) {
-                declineOffer();
-            }
-        } finally {
-            mutex.unlock();
-        }
-    }
-
-    private void offered(String message) {
-        int dot = message.indexOf('.');
-        long token;
-        long number;
-        try {
-            token = Long.parseLong(message.substring(OFFER.length(), dot));
-            number = Long.parseLong(message.substring(dot + 1));
-        } catch (RuntimeException e) {
-            return; // not a message of this version: the releaser's watch passes the offer on
-        }
-        mutex.lock();
-        try {
-            ring.heard(token, number);
-            if (line.isEmpty() || !state.isOpen()) {
-                declineOffer();
-                return;
-            }
-            wakeUps++;
-            signalFirst();
-        } finally {
-            mutex.unlock();
-        }
-    }
-
-    private void declineOffer() {
-        long token = ring.heardToken();
-        long number = ring.heardNumber();
-        ring.leave();
-        desk.decline(keys, managerId, token, number);
+    ProcessRing ring() {
+        return ring;
     }
 
     /**

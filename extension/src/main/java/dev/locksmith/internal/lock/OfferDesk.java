@@ -80,7 +80,7 @@ final class OfferDesk {
     }
 
     private void check(LockKeys keys, LocalContention releaser, long token, long number) {
-        if (releaser != null && !releaser.watches(token)) {
+        if (releaser != null && !releaser.ring().watches(token)) {
             return;
         }
         try {

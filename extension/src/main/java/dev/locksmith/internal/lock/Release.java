@@ -104,7 +104,7 @@ final class Release {
                             requestId, latchMillis);
             context.leases().releasing(hold);
             // Read before sending: an offer that comes round before this release's answer is heard after it.
-            long offersHeard = line == null ? 0 : line.offersHeard();
+            long offersHeard = line == null ? 0 : line.ring().offersHeard();
             CompletionStage<Long> answer;
             try {
                 answer = context.store().update(call, -1);
@@ -196,12 +196,12 @@ final class Release {
         if (result == 1) {
             // Offered to another process: a waiter here waits for its own turn, if this process stayed in the ring.
             if (line != null) {
-                line.releasedToRing(hold.fencingToken(), offer.staysInRing(), offersHeard);
+                line.ring().releasedToRing(hold.fencingToken(), offer.staysInRing(), offersHeard);
             }
             context.contention().watchOffer(lock.keys(), hold.fencingToken());
             context.observer().yielded(lock.label());
         } else if (line != null) {
-            line.releasedFree(offersHeard); // nobody else waits: a waiter here asks Redis, where it is free
+            line.ring().releasedFree(offersHeard); // nobody else waits: a waiter here asks Redis, where it is free
         }
         // Also after Redis published the release: a waiter here may wait for this holder, not for Redis.
         context.contention().wakeLine(lock.keys().channel());

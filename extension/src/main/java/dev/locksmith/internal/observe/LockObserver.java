@@ -64,9 +64,8 @@ public interface LockObserver {
     }
 
     /**
-     * A release left the lock to waiters of other processes for a moment instead of handing it
-     * over, because this process had passed it among its own threads several times in a row
-     * (turn-taking, so that other processes are not starved).
+     * A release offered the lock to the next process of its ring of waiting processes instead of
+     * freeing it: that process alone is woken.
      *
      * @param label the lock
      */

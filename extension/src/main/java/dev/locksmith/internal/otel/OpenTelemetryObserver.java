@@ -73,7 +73,7 @@ public final class OpenTelemetryObserver implements LockObserver {
         handOvers = meter.counterBuilder("locksmith.lock.handovers").setUnit("{handover}")
                 .setDescription("Releases that passed the lock straight to another thread of this process").build();
         yields = meter.counterBuilder("locksmith.lock.yields").setUnit("{yield}")
-                .setDescription("Releases that left the lock to other processes after several hand-overs in a row")
+                .setDescription("Releases that offered the lock to the next waiting process (of another process)")
                 .build();
         releaseFailures = meter.counterBuilder("locksmith.lock.release.failures").setUnit("{release}")
                 .setDescription("Releases and hand-overs that got an error or no answer; the lock frees itself"

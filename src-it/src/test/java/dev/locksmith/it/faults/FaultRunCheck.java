@@ -73,10 +73,12 @@ record FaultRunCheck(List<HoldRecord> holds, Map<Fault, Integer> faults, Map<Str
     /**
      * @return the report, in Markdown
      */
-    String report(long seed, java.time.Duration duration, int workers, int threads, java.time.Duration lease) {
+    String report(long seed, java.time.Duration duration, int workers, int threads, int managers,
+                  java.time.Duration lease) {
         StringBuilder text = new StringBuilder("# Fault run\n\n")
                 .append("Seed ").append(seed).append(", ").append(duration.toSeconds()).append(" s, ")
-                .append(workers).append(" worker JVMs x ").append(threads).append(" threads, lease ")
+                .append(workers).append(" worker JVMs x ").append(threads).append(" threads over ").append(managers)
+                .append(" lock managers each (").append(workers * managers).append(" contending processes), lease ")
                 .append(lease.toMillis()).append(" ms.\n\n| what | count |\n| --- | ---: |\n");
         Map<Fault, Integer> sorted = new EnumMap<>(Fault.class);
         sorted.putAll(faults);

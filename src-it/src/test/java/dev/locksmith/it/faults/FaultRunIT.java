@@ -38,6 +38,8 @@ class FaultRunIT {
     private static final Duration LEASE = Duration.ofMillis(1500);
     private static final int WORKERS = 3;
     private static final int THREADS = 8;
+    /** Lock managers per worker JVM: 3 x 4 = 12 processes contend, as many application servers would. */
+    private static final int MANAGERS = 4;
     private static final String NAMES = "ledger,stock,invoice,shipping";
 
     private final List<JavaProcess> workers = new ArrayList<>();
@@ -80,7 +82,7 @@ class FaultRunIT {
                 workers.forEach(JavaProcess::close);
             }
             FaultRunCheck check = check(store, faults);
-            String report = check.report(seed, duration, WORKERS, THREADS, LEASE);
+            String report = check.report(seed, duration, WORKERS, THREADS, MANAGERS, LEASE);
             Files.writeString(Path.of(System.getProperty("faultrun.report", "target/faultrun-report.md")), report);
             System.out.println(report);
 
@@ -95,7 +97,7 @@ class FaultRunIT {
     private void startWorker(StallingProxy network, LocalRedisServer store, Path stop) {
         String name = "w" + (++workersStarted);
         JavaProcess worker = JavaProcess.start(FaultRunWorker.class, name, network.uri(), store.uri(), NAMES,
-                Integer.toString(THREADS), Long.toString(LEASE.toMillis()), stop.toString());
+                Integer.toString(THREADS), Long.toString(LEASE.toMillis()), stop.toString(), Integer.toString(MANAGERS));
         workers.add(worker);
         worker.awaitLine("READY", Duration.ofMinutes(1));
     }

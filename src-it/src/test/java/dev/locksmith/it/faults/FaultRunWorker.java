@@ -16,7 +16,9 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One JVM of {@link FaultRunIT}: {@code worker lockUri resourceUri names threads leaseMs stopFile}.
+ * One JVM of {@link FaultRunIT}: {@code worker lockUri resourceUri names threads leaseMs stopFile managers}.
+ * Its threads share {@code managers} lock managers, each of which stands for one application
+ * server, so that the run has many processes contending for each name.
  * Each thread, until the stop file exists, takes the lock of a random name, writes to the
  * {@link FencedResource} with its fencing token right away and again after a random pause (the
  * second write is the one a lost lease makes stale), and unlocks. After each hold it prints
@@ -31,7 +33,7 @@ public final class FaultRunWorker {
 
     /**
      * @param args the worker's name, lock Redis URI, resource Redis URI, comma list of names,
-     *             threads, lease ms, stop file
+     *             threads, lease ms, stop file, lock managers
      * @throws Exception if it cannot start
      */
     public static void main(String[] args) throws Exception {
@@ -41,12 +43,16 @@ public final class FaultRunWorker {
         Duration lease = Duration.ofMillis(Long.parseLong(args[5]));
         Path stop = Path.of(args[6]);
         RedisClient resourceClient = RedisClient.create(args[2]);
-        try (LockManager locks = Locksmith.builder().redisUri(args[1]).keyPrefix("faultrun:").leaseTime(lease)
-                .commandTimeout(Duration.ofMillis(500)).build();
-             StatefulRedisConnection<String, String> resource = resourceClient.connect()) {
+        List<LockManager> managers = new ArrayList<>();
+        try (StatefulRedisConnection<String, String> resource = resourceClient.connect()) {
+            for (int m = 0; m < Integer.parseInt(args[7]); m++) {
+                managers.add(Locksmith.builder().redisUri(args[1]).keyPrefix("faultrun:").leaseTime(lease)
+                        .commandTimeout(Duration.ofMillis(500)).build());
+            }
             List<Thread> running = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 String writer = worker + "/" + t;
+                LockManager locks = managers.get(t % managers.size());
                 Thread thread = new Thread(() -> work(locks, resource.sync(), names, writer, stop), writer);
                 thread.start();
                 running.add(thread);
@@ -56,6 +62,7 @@ public final class FaultRunWorker {
                 thread.join();
             }
         } finally {
+            managers.forEach(LockManager::close);
             resourceClient.shutdown();
         }
         System.out.println("DONE");

@@ -1,0 +1,171 @@
+package dev.locksmith.internal.lock;
+
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * This process's place in the ring of processes waiting for one lock (see {@code release} in
+ * {@code locksmith.lua}), as its threads see it: what {@link RingSeat} knows, guarded by the
+ * mutex of the lock's {@link LocalContention}, and the offers that arrive on the process's own
+ * channel. An offer that no thread here wants is passed on at once ({@link OfferDesk#decline}).
+ */
+final class ProcessRing {
+    private static final String OFFER = "o";
+
+    private final ReentrantLock mutex;
+    private final LockKeys keys;
+    private final OfferDesk desk;
+    private final String managerId;
+    private final RingSeat seat = new RingSeat();
+
+    ProcessRing(ReentrantLock mutex, LockKeys keys, OfferDesk desk, String managerId) {
+        this.mutex = mutex;
+        this.keys = keys;
+        this.desk = desk;
+        this.managerId = managerId;
+    }
+
+    /**
+     * @return whether the message from Redis is an offer of the lock ({@code o<token>.<number>})
+     */
+    static boolean isOffer(String message) {
+        return message.startsWith(OFFER);
+    }
+
+    /**
+     * @return true when this process is in the ring and no offer to it is pending: the first
+     *         waiter waits for one instead of asking Redis
+     */
+    boolean awaitsOffer() {
+        mutex.lock();
+        try {
+            return seat.awaitsOffer();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * @return how many offers this process heard, to pass to {@link #attempted} and {@link #releasedToRing}
+     */
+    long offersHeard() {
+        mutex.lock();
+        try {
+            return seat.offersHeard();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * An attempt in Redis ended (see {@link RingSeat#attempted}).
+     */
+    void attempted(long heardBefore, boolean granted, boolean inRing) {
+        mutex.lock();
+        try {
+            seat.attempted(heardBefore, granted, inRing);
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * A release here offered the lock to another process; call before waking the line.
+     *
+     * @param token       the released hold's fencing token
+     * @param staysInRing whether this process stayed in the ring
+     * @param heardBefore {@link #offersHeard()} read before the release was sent
+     */
+    void releasedToRing(long token, boolean staysInRing, long heardBefore) {
+        mutex.lock();
+        try {
+            seat.released(token, staysInRing, heardBefore);
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * A release here freed the lock without offering it: this process is no longer in the ring,
+     * unless an offer came round meanwhile.
+     */
+    void releasedFree(long heardBefore) {
+        mutex.lock();
+        try {
+            if (seat.offersHeard() == heardBefore) {
+                seat.leave();
+            }
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * @return whether the offer of that token, made by a release here, may still stand
+     */
+    boolean watches(long token) {
+        mutex.lock();
+        try {
+            return seat.watches(token);
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * Everyone was told to ask Redis again, or this process stopped listening: it is no longer in
+     * the ring as far as its threads know.
+     */
+    void leave() {
+        mutex.lock();
+        try {
+            seat.leave();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * Passes on an offer heard and not taken: nothing here waits any more, or the process closes.
+     */
+    void declineHeardOffer() {
+        mutex.lock();
+        try {
+            if (seat.heardToken() != RingSeat.NONE) {
+                decline();
+            }
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * An offer arrived; the caller holds the mutex.
+     *
+     * @param anyoneWaits whether a thread here waits for the lock
+     * @return true when the first waiter should take it; false when it was passed on (or could not be read)
+     */
+    boolean offered(String message, boolean anyoneWaits) {
+        int dot = message.indexOf('.');
+        long token;
+        long number;
+        try {
+            token = Long.parseLong(message.substring(OFFER.length(), dot));
+            number = Long.parseLong(message.substring(dot + 1));
+        } catch (RuntimeException e) {
+            return false; // not a message of this version: the releaser's watch passes the offer on
+        }
+        seat.heard(token, number);
+        if (!anyoneWaits) {
+            decline();
+            return false;
+        }
+        return true;
+    }
+
+    private void decline() {
+        long token = seat.heardToken();
+        long number = seat.heardNumber();
+        seat.leave();
+        desk.decline(keys, managerId, token, number);
+    }
+}
