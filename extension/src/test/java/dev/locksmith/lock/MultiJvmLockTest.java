@@ -60,7 +60,7 @@ class MultiJvmLockTest {
 
     /**
      * A release hands the lock to a waiting thread of its own JVM ahead of the other JVMs, but
-     * only a few times in a row; then it leaves the lock to the other JVM's waiters. Two JVMs that
+     * only a few times in a row; then it offers the lock to the other JVM, next in the ring. Two JVMs that
      * both always have waiters take turns, each getting about half of the cycles.
      */
     @Test

@@ -106,9 +106,7 @@ final class Acquisition {
      *         (or its lease may have run out), so Redis must be asked
      */
     long localHolderLeaseLeftMillis() {
-        // The reentrant lock's holder here hands over or wakes the line; a writer waits for any
-        // hold of this process on the read/write lock, whose release wakes the line likewise.
-        if (!lock.handsOver() && lock.kind() != ReadWriteKind.WRITE) {
+        if (!lock.handsOver()) {
             return 0;
         }
         Hold holder = context.leases().anyHoldOf(lock.keys().lock());
@@ -165,7 +163,7 @@ final class Acquisition {
     long attemptIn(LocalContention contention) {
         joinsRing = lock.offersToOtherProcesses() && contention.isListening();
         inRing = false;
-        long heardBefore = contention.ring().offersHeard();
+        long heardBefore = contention.ring().messages();
         long answer = attempt();
         contention.ring().attempted(heardBefore, answer == ACQUIRED, inRing);
         return answer;

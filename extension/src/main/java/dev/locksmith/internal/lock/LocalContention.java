@@ -315,7 +315,7 @@ final class LocalContention {
             wakeUps++;
             if (EVERYONE.equals(message)) {
                 generalWakeUps++;
-                ring.leave(); // ask again: Redis may have lost the ring, or this process missed an offer
+                ring.askAgain();
             } else if (queuedOwners.contains(message)) {
                 addressed.add(message);
             }

@@ -45,12 +45,13 @@ final class ProcessRing {
     }
 
     /**
-     * @return how many offers this process heard, to pass to {@link #attempted} and {@link #releasedToRing}
+     * @return how many offers and calls to ask again arrived, to pass to {@link #attempted},
+     *         {@link #releasedToRing} and {@link #releasedFree}
      */
-    long offersHeard() {
+    long messages() {
         mutex.lock();
         try {
-            return seat.offersHeard();
+            return seat.messages();
         } finally {
             mutex.unlock();
         }
@@ -73,7 +74,7 @@ final class ProcessRing {
      *
      * @param token       the released hold's fencing token
      * @param staysInRing whether this process stayed in the ring
-     * @param heardBefore {@link #offersHeard()} read before the release was sent
+     * @param heardBefore {@link #messages()} read before the release was sent
      */
     void releasedToRing(long token, boolean staysInRing, long heardBefore) {
         mutex.lock();
@@ -91,7 +92,7 @@ final class ProcessRing {
     void releasedFree(long heardBefore) {
         mutex.lock();
         try {
-            if (seat.offersHeard() == heardBefore) {
+            if (seat.messages() == heardBefore) {
                 seat.leave();
             }
         } finally {
@@ -112,13 +113,25 @@ final class ProcessRing {
     }
 
     /**
-     * Everyone was told to ask Redis again, or this process stopped listening: it is no longer in
-     * the ring as far as its threads know.
+     * This process stopped listening: it is no longer in the ring as far as its threads know.
      */
     void leave() {
         mutex.lock();
         try {
             seat.leave();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * Everyone was told to ask Redis again: Redis may have lost the ring, or this process missed
+     * an offer. An offer heard still stands.
+     */
+    void askAgain() {
+        mutex.lock();
+        try {
+            seat.askAgain();
         } finally {
             mutex.unlock();
         }

@@ -104,7 +104,7 @@ final class Release {
                             requestId, latchMillis);
             context.leases().releasing(hold);
             // Read before sending: an offer that comes round before this release's answer is heard after it.
-            long offersHeard = line == null ? 0 : line.ring().offersHeard();
+            long offersHeard = line == null ? 0 : line.ring().messages();
             CompletionStage<Long> answer;
             try {
                 answer = context.store().update(call, -1);

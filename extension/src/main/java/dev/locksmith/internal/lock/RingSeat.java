@@ -13,7 +13,7 @@ final class RingSeat {
     private boolean inRing;
     private long heardToken = NONE;
     private long heardNumber;
-    private long offersHeard;
+    private long messages; // offers heard and calls to ask again: an answer sent before one is stale
     private long watchedToken = NONE;
 
     /**
@@ -24,8 +24,11 @@ final class RingSeat {
         return inRing && heardToken == NONE;
     }
 
-    long offersHeard() {
-        return offersHeard;
+    /**
+     * @return how many offers and calls to ask again arrived so far
+     */
+    long messages() {
+        return messages;
     }
 
     /**
@@ -34,7 +37,7 @@ final class RingSeat {
     void heard(long token, long number) {
         heardToken = token;
         heardNumber = number;
-        offersHeard++;
+        messages++;
         if (token != watchedToken) {
             // The lock went round the ring since this process offered it: its own offer was taken.
             watchedToken = NONE;
@@ -50,19 +53,23 @@ final class RingSeat {
     }
 
     /**
-     * An attempt of this process ended; an offer heard while it was under way still stands.
+     * An attempt of this process ended. If an offer or a call to ask again arrived while it was
+     * under way, its answer is stale: the offer still stands, and the first waiter asks again.
      *
-     * @param heardBefore {@link #offersHeard()} when the attempt was sent
-     * @param granted     whether it acquired
-     * @param joined      whether Redis answered that this process is in the ring
+     * @param messagesBefore {@link #messages()} when the attempt was sent
+     * @param granted        whether it acquired
+     * @param joined         whether Redis answered that this process is in the ring
      */
-    void attempted(long heardBefore, boolean granted, boolean joined) {
-        inRing = !granted && joined;
-        if (granted || offersHeard == heardBefore) {
-            heardToken = NONE;
-        }
+    void attempted(long messagesBefore, boolean granted, boolean joined) {
         if (granted) {
+            inRing = false;
+            heardToken = NONE;
             watchedToken = NONE;
+        } else if (messages == messagesBefore) {
+            inRing = joined;
+            heardToken = NONE;
+        } else {
+            inRing = false;
         }
     }
 
@@ -71,15 +78,24 @@ final class RingSeat {
      *
      * @param token       the released hold's fencing token, which names the offer
      * @param staysInRing whether this process stayed in the ring
-     * @param heardBefore {@link #offersHeard()} when the release was sent: an offer heard since
-     *                    then came round after the release (on the pub/sub connection, before
-     *                    the release's answer) and was taken in hand or passed on already
+     * @param messagesBefore {@link #messages()} when the release was sent: an offer heard since
+     *                       then came round after the release (on the pub/sub connection, before
+     *                       the release's answer) and was taken in hand or passed on already
      */
-    void released(long token, boolean staysInRing, long heardBefore) {
+    void released(long token, boolean staysInRing, long messagesBefore) {
         watchedToken = token;
-        if (offersHeard == heardBefore) {
+        if (messages == messagesBefore) {
             inRing = staysInRing;
         }
+    }
+
+    /**
+     * Everyone was told to ask Redis again ({@code *}): the first waiter asks, and an offer heard
+     * still stands.
+     */
+    void askAgain() {
+        inRing = false;
+        messages++;
     }
 
     /**
@@ -90,8 +106,8 @@ final class RingSeat {
     }
 
     /**
-     * The offer heard is declined (no thread here wants the lock), or everyone was told to ask
-     * Redis again: this process is no longer in the ring.
+     * The offer heard is declined (no thread here wants the lock), or the process stopped
+     * listening: it is no longer in the ring.
      */
     void leave() {
         inRing = false;
