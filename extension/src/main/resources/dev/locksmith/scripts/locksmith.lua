@@ -287,7 +287,7 @@ ops['fair-leave'] = function()
     if removed > 0 and redis.call('exists', KEYS[1]) == 0 then
         local head = redis.call('lindex', KEYS[3], 0)
         if head then
-            wake(ARGV[2], KEYS[2] .. ':' .. manager_of(head), head)
+            wake(ARGV[2], KEYS[2], head)
         end
     end
     return removed > 0 and 1 or 0
@@ -465,8 +465,7 @@ ops['fair-release'] = function()
     redis.call('del', KEYS[1])
     local head = redis.call('lindex', KEYS[4], 0)
     if head then
-        -- Only the head's process listens on its own channel: one process hears of it, not all.
-        wake(ARGV[3], KEYS[2] .. ':' .. manager_of(head), head)
+        wake(ARGV[3], KEYS[2], head)
     end
     local mark = string.sub(current, 1, 1)
     if mark == 'F' or mark == 'w' or mark == 'W' or (not head and mark ~= 'f') then

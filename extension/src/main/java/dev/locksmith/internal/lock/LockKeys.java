@@ -54,7 +54,7 @@ public record LockKeys(String lock, String fence, String channel, String latchPr
     /**
      * @param managerId a lock manager's id
      * @return the channel on which only that manager's process hears of this lock: the offers of
-     *         the reentrant lock and the fair queue's turns
+     *         the reentrant lock and the write lock
      */
     public String address(String managerId) {
         return channel + ":" + managerId + ":";
