@@ -350,6 +350,15 @@ function ops.release()
     return 0
 end
 
+-- Whether pass-offer leaves the offer standing (KEYS and ARGV as pass-offer's): it is another
+-- offer than the one named, or the process offered to still listens when only a gone one is passed.
+local function offer_stays(target, number)
+    if (ARGV[2] ~= '' and number ~= ARGV[2]) or (ARGV[3] ~= '' and target ~= ARGV[3]) then
+        return true
+    end
+    return ARGV[6] ~= '' and redis.call('pubsub', ARGV[6], KEYS[2] .. ':' .. target)[2] > 0
+end
+
 -- pass-offer: an offer (see release) its process did not take moves on to the next process of the
 -- ring that listens; with nobody left, the lock is deleted and everyone is woken. Sent by the
 -- process offered to when no thread of it wants the lock any more, by the releaser when the offer
@@ -370,10 +379,7 @@ ops['pass-offer'] = function()
     if mark ~= 'r' or (ARGV[1] ~= '' and token ~= ARGV[1]) then
         return -1
     end
-    if (ARGV[2] ~= '' and number ~= ARGV[2]) or (ARGV[3] ~= '' and target ~= ARGV[3]) then
-        return tonumber(number)
-    end
-    if ARGV[6] ~= '' and redis.call('pubsub', ARGV[6], KEYS[2] .. ':' .. target)[2] > 0 then
+    if offer_stays(target, number) then
         return tonumber(number)
     end
     local next_number = tonumber(number) + 1
@@ -712,10 +718,7 @@ ops['rw-pass-offer'] = function()
     if ARGV[1] ~= '' and token ~= ARGV[1] then
         return -1
     end
-    if (ARGV[2] ~= '' and number ~= ARGV[2]) or (ARGV[3] ~= '' and target ~= ARGV[3]) then
-        return tonumber(number)
-    end
-    if ARGV[6] ~= '' and redis.call('pubsub', ARGV[6], KEYS[2] .. ':' .. target)[2] > 0 then
+    if offer_stays(target, number) then
         return tonumber(number)
     end
     local next_number = tonumber(number) + 1
