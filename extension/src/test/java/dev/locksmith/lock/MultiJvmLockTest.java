@@ -32,11 +32,12 @@ class MultiJvmLockTest {
                      Integer.toString(threads), Integer.toString(iterations), "counter", "tokens")) {
             assertThat(first.awaitLine("DONE", Duration.ofMinutes(3))).isEqualTo("DONE");
             assertThat(second.awaitLine("DONE", Duration.ofMinutes(3))).isEqualTo("DONE");
+            assertThat(first.awaitExit(Duration.ofSeconds(30))).isZero();
+            assertThat(second.awaitExit(Duration.ofSeconds(30))).isZero();
         }
 
         assertThat(redis.node().command("GET", "counter")).isEqualTo(Integer.toString(2 * threads * iterations));
-        // The workers print DONE before closing: a last offer to a process with no waiter left is passed on
-        // (one round trip) while they still run.
+        // Each worker closed its manager before exiting: closing passes on an offer its process no longer takes.
         Await.until("no lock state is left", Duration.ofSeconds(10), () -> redis.lockStateLeftBehind(5_000).isEmpty());
         assertThat(redis.keys("locksmith:*:fence")).containsExactly("locksmith:{counter-lock}:fence");
     }
@@ -79,6 +80,8 @@ class MultiJvmLockTest {
             redis.node().command("RPUSH", "go:B", "go");
             assertThat(first.awaitLine("DONE", Duration.ofMinutes(3))).isEqualTo("DONE");
             assertThat(second.awaitLine("DONE", Duration.ofMinutes(3))).isEqualTo("DONE");
+            assertThat(first.awaitExit(Duration.ofSeconds(30))).isZero();
+            assertThat(second.awaitExit(Duration.ofSeconds(30))).isZero();
         }
 
         @SuppressWarnings("unchecked")
@@ -89,8 +92,7 @@ class MultiJvmLockTest {
         long turnsOfA = together.stream().filter("A"::equals).count();
         assertThat(turnsOfA).as("turns of A among %d taken while both JVMs were at it", together.size())
                 .isBetween(together.size() / 3L, together.size() * 2L / 3);
-        // The workers print DONE before closing: a last offer to a process with no waiter left is passed on
-        // (one round trip) while they still run.
+        // Each worker closed its manager before exiting: closing passes on an offer its process no longer takes.
         Await.until("no lock state is left", Duration.ofSeconds(10), () -> redis.lockStateLeftBehind(5_000).isEmpty());
     }
 

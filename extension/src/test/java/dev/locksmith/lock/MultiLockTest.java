@@ -27,6 +27,8 @@ class MultiLockTest {
              JavaProcess backward = JavaProcess.start(LockWorker.class, "multi", redis.uri(), "150", "right", "left")) {
             forward.awaitLine("DONE", Duration.ofMinutes(2));
             backward.awaitLine("DONE", Duration.ofMinutes(2));
+            assertThat(forward.awaitExit(Duration.ofSeconds(30))).isZero();
+            assertThat(backward.awaitExit(Duration.ofSeconds(30))).isZero();
         }
 
         assertThat(redis.node().command("GET", "multi-counter")).isEqualTo("300");

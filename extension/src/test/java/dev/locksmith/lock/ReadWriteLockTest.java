@@ -189,6 +189,8 @@ class ReadWriteLockTest {
 
             assertThat(first.awaitLine("DONE", Duration.ofSeconds(30))).isEqualTo("DONE");
             assertThat(second.awaitLine("DONE", Duration.ofSeconds(30))).isEqualTo("DONE");
+            assertThat(first.awaitExit(Duration.ofSeconds(30))).isZero();
+            assertThat(second.awaitExit(Duration.ofSeconds(30))).isZero();
         }
         assertThat(redis.lockStateLeftBehind(5_000)).isEmpty();
     }
