@@ -28,8 +28,8 @@
 -- renewed, server ms), q:<owner> (until when that owner waits to write); f, set while a
 -- waiter asks to be woken by the next release; o, the ring of processes waiting to write (as the
 -- exclusive lock's ring); and x, '<manager id>:|<offer token>|<offer number>' while the write lock
--- is offered to that manager's process (see release-write). The hash lives as long as its latest
--- expiry.
+-- is offered to that manager's process (see release-write), '' once a writer of that process took
+-- it, until the lock is free again. The hash lives as long as its latest expiry.
 
 local SEEDED = 1e15 -- every counter seeded from the clock is above this (microseconds since 2001)
 
@@ -287,7 +287,7 @@ ops['fair-leave'] = function()
     if removed > 0 and redis.call('exists', KEYS[1]) == 0 then
         local head = redis.call('lindex', KEYS[3], 0)
         if head then
-            wake(ARGV[2], KEYS[2], head)
+            wake(ARGV[2], KEYS[2] .. ':' .. manager_of(head), head)
         end
     end
     return removed > 0 and 1 or 0
@@ -458,7 +458,7 @@ ops['hand-over'] = function()
 end
 
 -- fair-release: the last hold of an owner on the fair lock ends; the head of the queue is woken
--- by name, so only it asks Redis again.
+-- on its process's own channel, by name: only that process hears of it, and only the head asks Redis again.
 -- KEYS[1] lock, KEYS[2] release channel, KEYS[3] the owner's release latch, KEYS[4] queue
 -- ARGV[1] owner, ARGV[2] latch lifetime ms, ARGV[3] publish command, ARGV[4] request id
 -- returns 0 when released, -1 when the owner held nothing (lost)
@@ -471,7 +471,8 @@ ops['fair-release'] = function()
     redis.call('del', KEYS[1])
     local head = redis.call('lindex', KEYS[4], 0)
     if head then
-        wake(ARGV[3], KEYS[2], head)
+        -- Only the head's process listens on its own channel: one process hears of it, not all.
+        wake(ARGV[3], KEYS[2] .. ':' .. manager_of(head), head)
     end
     local mark = string.sub(current, 1, 1)
     if mark == 'F' or mark == 'w' or mark == 'W' or (not head and mark ~= 'f') then
@@ -505,7 +506,7 @@ end
 -- nobody has entered against it since, for whoever enters removes it first.
 local function rw_state(hash, now)
     local state = {writer = nil, readers = 0, waiting = 0, fields = {}, expiry = {}, soonest = nil, latest = 0,
-                   flag = false, ring = '', offer = nil, offered_to = nil}
+                   flag = false, ring = '', offer = nil, offered_to = nil, offer_taken = false}
     local raw = redis.call('hgetall', hash)
     for i = 1, #raw, 2 do
         if string.sub(raw[i], 1, 2) == 'e:' then
@@ -539,6 +540,8 @@ local function rw_state(hash, now)
             state.flag = true
         elseif field == 'o' then
             state.ring = value
+        elseif field == 'x' and value == '' then
+            state.offer_taken = true
         elseif field == 'x' then
             state.offer = value
             state.offered_to = string.match(value, '^([^|]*)|')
@@ -550,13 +553,19 @@ local function rw_state(hash, now)
     return state
 end
 
-local function rw_grant(hash, field, owner, lease, now, state, waited)
+-- Grants the hold. A writer that takes the offer to its process empties the offer in the same
+-- HSET (x = '' until the release: the offer was taken), which saves a command on every hand-off.
+local function rw_grant(hash, field, owner, lease, now, state, waited, takes_offer)
     local token = next_token(KEYS[2], ARGV[3])
-    local expiry = math.max(now + lease, state.expiry[owner] or 0)
-    redis.call('hset', hash, field, string.format('%d', token) .. '|' .. ARGV[4] .. '|' .. ARGV[5],
-        'e:' .. owner, string.format('%d', expiry))
     if waited then
         redis.call('hdel', hash, 'q:' .. owner)
+    end
+    local expiry = math.max(now + lease, state.expiry[owner] or 0)
+    local hold = string.format('%d', token) .. '|' .. ARGV[4] .. '|' .. ARGV[5]
+    if takes_offer then
+        redis.call('hset', hash, field, hold, 'e:' .. owner, string.format('%d', expiry), 'x', '')
+    else
+        redis.call('hset', hash, field, hold, 'e:' .. owner, string.format('%d', expiry))
     end
     redis.call('pexpire', hash, math.max(expiry, state.latest) - now)
     return {1, token}
@@ -586,17 +595,14 @@ local function rw_acquire(read)
     local joined = nil
     if read then
         if state.writer == owner or (state.writer == nil and state.waiting == 0 and not state.offer) then
-            return rw_grant(hash, field, owner, lease, now, state, false)
+            return rw_grant(hash, field, owner, lease, now, state, false, false)
         end
         if not state.flag then
             redis.call('hset', hash, 'f', 1)
         end
     else
         if state.writer == nil and state.readers == 0 and (not state.offer or state.offered_to == manager) then
-            if state.offer then
-                redis.call('hdel', hash, 'x')
-            end
-            return rw_grant(hash, field, owner, lease, now, state, waited)
+            return rw_grant(hash, field, owner, lease, now, state, waited, state.offer ~= nil)
         end
         local own_holder = state.writer and manager_of(state.writer) == manager
         for name in pairs(state.fields) do
@@ -660,6 +666,7 @@ local function rw_release(read)
         return -1
     end
     local offered = false
+    local ended = {field}
     if offers then
         local self = manager_of(owner)
         local token = string.match(state.fields[field], '^(%d+)')
@@ -668,31 +675,38 @@ local function rw_release(read)
         if target and ARGV[6] ~= '' then
             rest = join_ring(rest, self)
         end
+        local offer_fields = {}
         if target then
-            redis.call('hset', hash, 'x', target .. '|' .. token .. '|0')
+            offer_fields = {'x', target .. '|' .. token .. '|0'}
             offered = true
         else
             redis.call('set', KEYS[3], ARGV[4] .. '|0', 'px', ARGV[2])
         end
         if rest ~= '' then
-            redis.call('hset', hash, 'o', rest)
+            table.insert(offer_fields, 'o')
+            table.insert(offer_fields, rest)
         else
-            redis.call('hdel', hash, 'o')
+            table.insert(ended, 'o')
         end
+        if #offer_fields > 0 then
+            redis.call('hset', hash, unpack(offer_fields))
+        end
+    end
+    if free and state.offer_taken and not offered then
+        table.insert(ended, 'x')
     end
     -- Waiters may get in now if no holder is left, or if a writer left (readers may enter).
     local wakes = state.flag and (free or not read)
     if free and state.waiting == 0 and not offered then
         redis.call('del', hash)
     else
-        local gone = {field}
         if not keeps_other then
-            table.insert(gone, 'e:' .. owner)
+            table.insert(ended, 'e:' .. owner)
         end
         if wakes then
-            table.insert(gone, 'f')
+            table.insert(ended, 'f')
         end
-        redis.call('hdel', hash, unpack(gone))
+        redis.call('hdel', hash, unpack(ended))
     end
     if wakes then
         wake(ARGV[3], KEYS[2], '*')
@@ -711,7 +725,7 @@ ops['release-write'] = function() return rw_release(false) end
 -- returns as pass-offer
 ops['rw-pass-offer'] = function()
     local offer = redis.call('hget', KEYS[1], 'x')
-    if not offer then
+    if not offer or offer == '' then
         return -1
     end
     local target, token, number = string.match(offer, '^([^|]*)|(%d+)|(%d+)$')

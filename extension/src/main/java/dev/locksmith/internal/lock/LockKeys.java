@@ -54,7 +54,7 @@ public record LockKeys(String lock, String fence, String channel, String latchPr
     /**
      * @param managerId a lock manager's id
      * @return the channel on which only that manager's process hears of this lock: the offers of
-     *         the reentrant lock and the write lock
+     *         the reentrant lock and the write lock, and the fair queue's turns of its owners
      */
     public String address(String managerId) {
         return channel + ":" + managerId + ":";

@@ -9,7 +9,7 @@ import java.util.function.Consumer;
 /**
  * The two pub/sub subscriptions by which this process hears of one lock: the lock's channel,
  * where a release wakes everyone ({@code *}), and the process's own channel for that lock, where
- * only this process hears offers of the lock. Guarded by
+ * only this process hears offers of the lock and the fair queue's turns of its owners. Guarded by
  * the mutex of the lock's {@link LocalContention}, except {@link #isListening()}.
  */
 final class LockSubscriptions {

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class CallsPerCycleTest {
     private static final int CYCLES = 200;
-    private static final int HAND_OFF_CYCLES = 400;
+    private static final int HAND_OFF_CYCLES = 1_000;
 
     @RegisterExtension
     static final RedisServerExtension redis = new RedisServerExtension();
@@ -61,13 +61,14 @@ class CallsPerCycleTest {
      * the lock to one process of the ring, and only that one asks. N managers (each standing for a
      * process), one thread each, share {@code HAND_OFF_CYCLES} lock+unlock cycles of one name; at
      * N = 2, 8 and 16 the calls per cycle, scripts and their commands, subscriptions included,
-     * stay within a budget that does not depend on N: 12 for the reentrant lock (measured 7.2 to
-     * 9.5), 16 for the write lock, whose contended hand-off reads and rewrites its hash in each
-     * script (measured 14.2 at N = 4 and 14.3 at N = 8). When every release woke every waiting
-     * process, each of them asked Redis again, and the calls per cycle grew with N.
+     * stay within a budget that does not depend on N: 12 for the reentrant lock (measured 9.2 to
+     * 9.5), 13 for the write lock, whose hand-off reads and rewrites its hash in each script (12.0
+     * in the benchmark's steady state; here each process's first attempt and subscriptions add
+     * up to 0.5 at N = 16). When every release woke every waiting process, each of them asked
+     * Redis again, and the calls per cycle grew with N.
      */
     @ParameterizedTest(name = "{0} processes, {1}, budget {2}")
-    @CsvSource({"2, reentrant, 12", "8, reentrant, 12", "16, reentrant, 12", "2, write, 16", "8, write, 16", "16, write, 16"})
+    @CsvSource({"2, reentrant, 12", "8, reentrant, 12", "16, reentrant, 12", "2, write, 13", "8, write, 13", "16, write, 13"})
     void aHandOffAmongWaitingProcessesCostsTheSameHoweverManyWait(int processes, String kind, int budget) throws Exception {
         String name = "budget-ring-" + kind + "-" + processes;
         List<LockManager> managers = new ArrayList<>();

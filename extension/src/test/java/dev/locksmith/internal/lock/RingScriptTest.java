@@ -171,6 +171,33 @@ class RingScriptTest {
         assertThat(scripts.redis().exists(keys.lock())).isZero();
     }
 
+    /**
+     * The fair lock keeps its own queue, but its turns travel like offers: a release (and a head
+     * that leaves while the lock is free) names the new head on its process's own channel, so a
+     * hand-off costs the other waiting processes nothing.
+     */
+    @Test
+    void theFairLocksTurnIsHeardByTheHeadsProcessAlone() throws Exception {
+        listen("second-process", "third-process");
+        listenTo(keys.channel());
+        assertThat(scripts.fairAcquire(keys, FIRST).get(0)).isOne();
+        assertThat(scripts.fairAcquire(keys, SECOND).get(0)).as("queued").isZero();
+        assertThat(scripts.fairAcquire(keys, THIRD).get(0)).as("queued").isZero();
+
+        assertThat(scripts.fairRelease(keys, FIRST, "1")).isZero();
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("second-process: " + SECOND);
+        assertThat(scripts.fairLeave(keys, SECOND)).as("the head gives up while the lock is free").isOne();
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("third-process: " + THIRD);
+        assertThat(scripts.fairAcquire(keys, THIRD).get(0)).isOne();
+
+        // Messages of one connection arrive in the order published: whatever else the scripts
+        // published arrives before this one.
+        scripts.redis().publish(keys.channel(), "end");
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).as("nothing on the lock's channel, nothing for others")
+                .isEqualTo("released end");
+        assertThat(scripts.fairRelease(keys, THIRD, "2")).isZero();
+    }
+
     private void listen(String... managers) {
         String[] channels = new String[managers.length];
         for (int i = 0; i < managers.length; i++) {

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs the reentrant lock's scripts directly, as owners the test names, so that a test can send
+ * Runs the reentrant and the fair lock's scripts directly, as owners the test names, so that a test can send
  * what a client would send twice, or as two processes: owner ids are {@code <manager>:<thread>}.
  */
 final class ScriptClient implements AutoCloseable {
@@ -76,6 +76,28 @@ final class ScriptClient implements AutoCloseable {
         AcquireRequest request = new AcquireRequest(taker, 30_000, System.currentTimeMillis(), "taker", 86_400_000,
                 false);
         return run(ExclusiveKind.INSTANCE.handOver(keys, owner, request, requestId, 5000));
+    }
+
+    /**
+     * @return {1, fencing token} when acquired, {0, ms to wait} when queued
+     */
+    List<Long> fairAcquire(LockKeys keys, String owner) throws Exception {
+        return run(FairKind.INSTANCE.acquisition(keys,
+                new AcquireRequest(owner, 30_000, System.currentTimeMillis(), "t", 86_400_000, false)));
+    }
+
+    /**
+     * @return 0 when released, -1 when the owner held nothing
+     */
+    long fairRelease(LockKeys keys, String owner, String requestId) throws Exception {
+        return run(FairKind.INSTANCE.release(keys, owner, requestId, 5000, RingRelease.NONE));
+    }
+
+    /**
+     * @return 1 when the owner was queued, 0 when it was not
+     */
+    long fairLeave(LockKeys keys, String owner) throws Exception {
+        return run(FairKind.INSTANCE.giveUp(keys, owner));
     }
 
     RedisCommands<String, String> redis() {
