@@ -15,6 +15,8 @@ import java.util.Locale;
  * @param measure      their counted window
  * @param kindsWarmup  the same for the other lock kinds and RedLock
  * @param kindsMeasure their counted window
+ * @param scaleWarmup  the same for the scale rows
+ * @param scaleMeasure their counted window
  * @param repetitions  how often each contender runs each scenario
  * @param docs         where BENCHMARKS.md and the charts are written
  * @param contenders   who is measured
@@ -22,7 +24,7 @@ import java.util.Locale;
  * @param arguments    the arguments as given, for the report
  */
 record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup, Duration kindsMeasure,
-                        int repetitions, Path docs, List<Contender> contenders, List<Scenario> scenarios,
+                        Duration scaleWarmup, Duration scaleMeasure, int repetitions, Path docs, List<Contender> contenders, List<Scenario> scenarios,
                         List<String> arguments) {
 
     static final String USAGE = """
@@ -36,9 +38,11 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
               --warmup SECONDS        uncounted cycling of each worker JVM, once, before its
                                       first counted window (default 20)
               --measure SECONDS       counted window of each measurement (default 4)
-              --kinds-warmup SECONDS  the same for fair, read, write, multi, RedLock and the
-                                      scale rows (default 8)
+              --kinds-warmup SECONDS  the same for fair, read, write, multi and RedLock
+                                      (default 8)
               --kinds-measure SECONDS their counted window (default 2)
+              --scale-warmup SECONDS  the same for the scale rows (default 20)
+              --scale-measure SECONDS their counted window (default 4)
               --repetitions N         measurements per contender and scenario (default 3)
               --docs DIR              where BENCHMARKS.md and the charts go (default docs)
               --contenders A,B        some of locksmith, locksmith_telemetry, locksmith_locked,
@@ -64,10 +68,14 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
         // busy CPUs: with 3 s, C2 was still compiling Netty's write path well into the counted window.
         Duration warmup = Duration.ofSeconds(20);
         Duration measure = Duration.ofSeconds(4);
-        // Shorter for the five other kinds and the nine scale rows, so that the whole default run
-        // stays near 20 minutes (the scale rows take about 8 of them).
+        // Shorter for the five other kinds, so that the whole default run stays near 25 minutes.
         Duration kindsWarmup = Duration.ofSeconds(8);
         Duration kindsMeasure = Duration.ofSeconds(2);
+        // As long as the reentrant lock's for the scale rows (about 11 of the 25 minutes): with 32
+        // managers over 4 JVMs each JVM runs a quarter of the cycles, and after 8 s the JIT compiler
+        // was still at work, the counted windows growing 666 -> 727 -> 1,287 cycles/s one after another.
+        Duration scaleWarmup = Duration.ofSeconds(20);
+        Duration scaleMeasure = Duration.ofSeconds(4);
         int repetitions = 3;
         Path docs = Path.of("docs");
         List<Contender> contenders = List.of(Contender.values());
@@ -82,6 +90,8 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
                 measure = Duration.ofSeconds(1);
                 kindsWarmup = Duration.ofSeconds(2);
                 kindsMeasure = Duration.ofSeconds(1);
+                scaleWarmup = Duration.ofSeconds(8);
+                scaleMeasure = Duration.ofSeconds(2);
                 repetitions = 1;
                 docs = Path.of("benchmarks", "target", "quick");
                 contenders = Arrays.stream(Contender.values()).filter(c -> c != Contender.LOCKSMITH_TELEMETRY).toList();
@@ -97,6 +107,8 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
                 case "--measure" -> measure = Duration.ofSeconds(positive(option, value, 1));
                 case "--kinds-warmup" -> kindsWarmup = Duration.ofSeconds(positive(option, value, 0));
                 case "--kinds-measure" -> kindsMeasure = Duration.ofSeconds(positive(option, value, 1));
+                case "--scale-warmup" -> scaleWarmup = Duration.ofSeconds(positive(option, value, 0));
+                case "--scale-measure" -> scaleMeasure = Duration.ofSeconds(positive(option, value, 1));
                 case "--repetitions" -> repetitions = (int) positive(option, value, 1);
                 case "--docs" -> docs = Path.of(value);
                 case "--contenders" -> contenders = named(Contender.class, option, value);
@@ -108,7 +120,8 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
             }
         }
         List<Scenario> scenarios = scenarios(scenarioNames, quick, scenariosNamed);
-        return new BenchmarkOptions(warmup, measure, kindsWarmup, kindsMeasure, repetitions, docs, contenders,
+        return new BenchmarkOptions(warmup, measure, kindsWarmup, kindsMeasure, scaleWarmup, scaleMeasure,
+                repetitions, docs, contenders,
                 scenarios, List.of(args));
     }
 
@@ -139,14 +152,22 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
      * @return the uncounted cycling before a window of a scenario of {@code group}
      */
     Duration warmup(Scenario.Group group) {
-        return group == Scenario.Group.REENTRANT ? warmup : kindsWarmup;
+        return switch (group) {
+            case REENTRANT -> warmup;
+            case KINDS -> kindsWarmup;
+            case SCALE -> scaleWarmup;
+        };
     }
 
     /**
      * @return the counted window of a scenario of {@code group}
      */
     Duration measure(Scenario.Group group) {
-        return group == Scenario.Group.REENTRANT ? measure : kindsMeasure;
+        return switch (group) {
+            case REENTRANT -> measure;
+            case KINDS -> kindsMeasure;
+            case SCALE -> scaleMeasure;
+        };
     }
 
     /**

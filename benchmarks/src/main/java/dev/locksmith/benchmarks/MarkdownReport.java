@@ -179,7 +179,7 @@ final class MarkdownReport {
                 .append("Redisson a `RedissonClient`), as N application servers would have, and one thread that locks and\n")
                 .append("unlocks one shared name in a loop with an empty critical section. The processes are spread over\n")
                 .append("worker JVMs to keep the machine sane: 2 JVMs of 1 for N = 2, 4 JVMs of 2 for N = 8, 4 JVMs of 8\n")
-                .append("for N = 32. Windows as for the other kinds (").append(options.warmup(Scenario.Group.SCALE).toSeconds())
+                .append("for N = 32. Windows of their own (").append(options.warmup(Scenario.Group.SCALE).toSeconds())
                 .append(" s warm-up, ").append(options.measure(Scenario.Group.SCALE).toSeconds())
                 .append(" s counted, ").append(times(options.repetitions())).append(").\n")
                 .append("*Cycles/s* is the median of the repetitions; *calls* are Redis calls per cycle (`INFO commandstats`,\n")
@@ -253,6 +253,8 @@ final class MarkdownReport {
                 .append("`INFO commandstats`, which counts the commands a script runs as well as the script call, so\n")
                 .append("the requests a client sends are the *script calls* (`evalsha`/`eval`) plus any command not run by\n")
                 .append("a script; requests sent together before any answer (a multi-lock's, RedLock's) share a round trip.\n")
+                .append("PING is left out everywhere: the idle pooled connections of the contender not being measured\n")
+                .append("(Redisson checks each one every 30 s) send it during the other's window too.\n")
                 .append("*Script us* is the time Redis spent inside `evalsha`/`eval` (their commands included), measured\n")
                 .append("by Redis as wall time: a busy machine that takes the CPU from Redis in the middle of a script\n")
                 .append("inflates it, so it is steadier at 8 threads (Redis always busy) than at 1.\n")
@@ -339,12 +341,14 @@ final class MarkdownReport {
 
     private String warmups() {
         return options.warmup(Scenario.Group.REENTRANT).toSeconds() + " s for the reentrant lock, "
-                + options.warmup(Scenario.Group.KINDS).toSeconds() + " s for the other kinds, RedLock and the scale rows";
+                + options.warmup(Scenario.Group.KINDS).toSeconds() + " s for the other kinds and RedLock, "
+                + options.warmup(Scenario.Group.SCALE).toSeconds() + " s for the scale rows";
     }
 
     private String counted() {
-        return options.measure(Scenario.Group.REENTRANT).toSeconds() + " s (reentrant) or "
-                + options.measure(Scenario.Group.KINDS).toSeconds() + " s (the others)";
+        return options.measure(Scenario.Group.REENTRANT).toSeconds() + " s (reentrant), "
+                + options.measure(Scenario.Group.KINDS).toSeconds() + " s (the other kinds) or "
+                + options.measure(Scenario.Group.SCALE).toSeconds() + " s (the scale rows)";
     }
 
     private static String minutes(Duration duration) {
