@@ -173,6 +173,23 @@ local function wake(publish, channel, message)
     redis.call(publish, channel, message)
 end
 
+-- Wakes the head of the fair queue by name, on its process's own channel, so that one process
+-- hears of it, not all. PUBLISH answers how many clients received it: a head whose process no
+-- longer listens (it died, closed, or lost its connection) loses its place, and the next is woken.
+-- returns the head woken, or nil when nobody listening is left in the queue
+local function wake_fair_head(queue, places, channel, publish)
+    local head = redis.call('lindex', queue, 0)
+    while head do
+        if redis.call(publish, channel .. ':' .. manager_of(head), head) > 0 then
+            return head
+        end
+        redis.call('lpop', queue)
+        redis.call('del', places .. head)
+        head = redis.call('lindex', queue, 0)
+    end
+    return nil
+end
+
 
 -- acquire: first hold of an owner on the reentrant lock.
 -- The token is taken before SET NX, so that the grant is one command: an attempt that finds the
@@ -285,10 +302,7 @@ ops['fair-leave'] = function()
     local removed = redis.call('lrem', KEYS[3], 0, ARGV[1])
     redis.call('del', KEYS[4] .. ARGV[1])
     if removed > 0 and redis.call('exists', KEYS[1]) == 0 then
-        local head = redis.call('lindex', KEYS[3], 0)
-        if head then
-            wake(ARGV[2], KEYS[2] .. ':' .. manager_of(head), head)
-        end
+        wake_fair_head(KEYS[3], KEYS[4], KEYS[2], ARGV[2])
     end
     return removed > 0 and 1 or 0
 end
@@ -457,9 +471,10 @@ ops['hand-over'] = function()
     return token
 end
 
--- fair-release: the last hold of an owner on the fair lock ends; the head of the queue is woken
--- on its process's own channel, by name: only that process hears of it, and only the head asks Redis again.
--- KEYS[1] lock, KEYS[2] release channel, KEYS[3] the owner's release latch, KEYS[4] queue
+-- fair-release: the last hold of an owner on the fair lock ends; the head of the queue that still
+-- listens is woken (see wake_fair_head), and only it asks Redis again.
+-- KEYS[1] lock, KEYS[2] release channel, KEYS[3] the owner's release latch, KEYS[4] queue,
+-- KEYS[5] the start of each waiter's place key
 -- ARGV[1] owner, ARGV[2] latch lifetime ms, ARGV[3] publish command, ARGV[4] request id
 -- returns 0 when released, -1 when the owner held nothing (lost)
 ops['fair-release'] = function()
@@ -469,11 +484,7 @@ ops['fair-release'] = function()
         return answer
     end
     redis.call('del', KEYS[1])
-    local head = redis.call('lindex', KEYS[4], 0)
-    if head then
-        -- Only the head's process listens on its own channel: one process hears of it, not all.
-        wake(ARGV[3], KEYS[2] .. ':' .. manager_of(head), head)
-    end
+    local head = wake_fair_head(KEYS[4], KEYS[5], KEYS[2], ARGV[3])
     local mark = string.sub(current, 1, 1)
     if mark == 'F' or mark == 'w' or mark == 'W' or (not head and mark ~= 'f') then
         wake(ARGV[3], KEYS[2], '*')

@@ -9,6 +9,7 @@ import dev.locksmith.testing.Await;
 import dev.locksmith.testing.JavaProcess;
 import dev.locksmith.testing.RedisServerExtension;
 import dev.locksmith.testing.RespClient;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -65,36 +66,97 @@ class FairLockTest {
         }
     }
 
+    /**
+     * The head's process died before the release: Redis counts no listener on its channel, so the
+     * release drops the dead head from the queue and wakes the next at once, instead of leaving
+     * the queue to wait until the dead head's place lapses (a lease, 10 s here).
+     */
     @Test
-    void aKilledWaiterHoldsUpTheQueueForOneLeaseAtMost() throws Exception {
+    void aHeadWhoseProcessDiedIsSkippedByTheRelease() throws Exception {
+        long leaseMillis = 10_000;
+        long waited = nextWaiterAfterTheDoomedHead(leaseMillis, doomed -> {
+            String channel = addressOfHead();
+            doomed.kill();
+            Await.until("Redis saw the killed process's connection close", Duration.ofSeconds(10),
+                    () -> listeners(channel) == 0);
+        });
+        assertThat(waited).as("woken by the same release").isLessThan(1_000);
+    }
+
+    /**
+     * The head's process is frozen ({@code SIGSTOP}) when the release wakes it: its connection
+     * stays open, Redis counts it as listening, and the head never comes. Its place lapses within
+     * one lease, and the next waiter takes the lock then.
+     */
+    @Test
+    void aFrozenHeadHoldsUpTheQueueForOneLeaseAtMost() throws Exception {
         long leaseMillis = 1_000;
+        long waited = nextWaiterAfterTheDoomedHead(leaseMillis, doomed -> signal(doomed, "STOP"));
+        assertThat(waited).as("the frozen head keeps its place until it lapses, one lease").isLessThan(leaseMillis + 500);
+    }
+
+    /**
+     * A holder here, a waiter of another JVM at the head of the queue and a second waiter behind
+     * it; {@code doom} does something to the head's JVM, then the holder releases.
+     *
+     * @return ms from the release until the second waiter held the lock
+     */
+    private static long nextWaiterAfterTheDoomedHead(long leaseMillis, Doom doom) throws Exception {
         try (LockManager locks = Locksmith.builder().redisUri(redis.uri()).leaseTime(Duration.ofMillis(leaseMillis)).build();
              JavaProcess doomed = JavaProcess.start(LockWorker.class, "fair", redis.uri(), "fifo",
                      Long.toString(leaseMillis), "0")) {
-            DistributedLock holder = locks.getFairLock("fifo");
-            holder.lock();
-            doomed.awaitLine("READY", Duration.ofSeconds(30));
-            redis.node().command("RPUSH", "go:0", "1");
-            Await.until("the doomed waiter is queued", Duration.ofSeconds(20), () -> queueLength() == 1);
-            CompletableFuture<Long> nextAcquiredAfter = CompletableFuture.supplyAsync(() -> {
-                try (LockManager mine = Locksmith.builder().redisUri(redis.uri())
-                        .leaseTime(Duration.ofMillis(leaseMillis)).build()) {
-                    DistributedLock lock = mine.getFairLock("fifo");
-                    lock.lock();
-                    long at = System.nanoTime();
-                    lock.unlock();
-                    return at;
+            try {
+                DistributedLock holder = locks.getFairLock("fifo");
+                holder.lock();
+                doomed.awaitLine("READY", Duration.ofSeconds(30));
+                redis.node().command("RPUSH", "go:0", "1");
+                Await.until("the doomed waiter is queued", Duration.ofSeconds(20), () -> queueLength() == 1);
+                CompletableFuture<Long> nextAcquiredAfter = CompletableFuture.supplyAsync(() -> {
+                    try (LockManager mine = Locksmith.builder().redisUri(redis.uri())
+                            .leaseTime(Duration.ofMillis(leaseMillis)).build()) {
+                        DistributedLock lock = mine.getFairLock("fifo");
+                        lock.lock();
+                        long at = System.nanoTime();
+                        lock.unlock();
+                        return at;
+                    }
+                });
+                Await.until("the second waiter is queued", Duration.ofSeconds(20), () -> queueLength() == 2);
+
+                doom.accept(doomed);
+                long released = System.nanoTime();
+                holder.unlock();
+
+                return TimeUnit.NANOSECONDS.toMillis(nextAcquiredAfter.get(20, TimeUnit.SECONDS) - released);
+            } finally {
+                if (doomed.isAlive()) {
+                    signal(doomed, "CONT");
                 }
-            });
-            Await.until("the second waiter is queued", Duration.ofSeconds(20), () -> queueLength() == 2);
-
-            doomed.kill();
-            long released = System.nanoTime();
-            holder.unlock();
-
-            long waited = TimeUnit.NANOSECONDS.toMillis(nextAcquiredAfter.get(10, TimeUnit.SECONDS) - released);
-            assertThat(waited).as("the dead head keeps its place until it lapses, one lease").isLessThan(leaseMillis + 500);
+            }
         }
+    }
+
+    private interface Doom {
+        void accept(JavaProcess doomed) throws Exception;
+    }
+
+    /**
+     * @return the channel on which only the head's process hears its turn
+     */
+    private static String addressOfHead() {
+        String head = redis.node().command("LINDEX", QUEUE, "0");
+        return "locksmith:{fifo}:released:" + head.substring(0, head.indexOf(':') + 1);
+    }
+
+    private static long listeners(String channel) {
+        List<?> reply = (List<?>) RespClient.call(redis.node().port(), "PUBSUB", "NUMSUB", channel);
+        return Long.parseLong((String) reply.get(1));
+    }
+
+    private static void signal(JavaProcess process, String signal) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
+        assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(kill.exitValue()).as("kill -%s %d", signal, process.pid()).isZero();
     }
 
     private static long queueLength() {

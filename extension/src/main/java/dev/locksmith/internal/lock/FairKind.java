@@ -31,7 +31,7 @@ final class FairKind extends ExclusiveKind {
     @Override
     ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis, RingRelease offer) {
         return LockScript.integer("fair-release",
-                new String[] {keys.lock(), keys.channel(), keys.latch(owner), keys.queue()},
+                new String[] {keys.lock(), keys.channel(), keys.latch(owner), keys.queue(), keys.placePrefix()},
                 owner, Long.toString(latchMillis), keys.publish(), requestId);
     }
 
