@@ -1,6 +1,7 @@
 package dev.locksmith.internal.lock;
 
-import java.util.UUID;
+import java.security.SecureRandom;
+import java.util.Base64;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -8,10 +9,21 @@ import java.util.concurrent.atomic.AtomicLong;
  * id, so two managers in one JVM, or two JVMs, never share an owner.
  */
 final class OwnerIds {
-    private final String managerId = UUID.randomUUID().toString();
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    // 96 random bits in 16 characters of [A-Za-z0-9_-]: the ring of waiting processes in a lock's
+    // value repeats the id of each, and every hand-off reads and rewrites that value (a UUID's 36
+    // characters made the scripts 26 us slower per cycle with 32 processes waiting than with 2).
+    private final String managerId = newManagerId();
     private final AtomicLong requests = new AtomicLong();
     // A string, which no class loader owns: a pooled thread that outlives the application keeps no class alive.
     private final ThreadLocal<String> currentOwner = ThreadLocal.withInitial(() -> of(Thread.currentThread()));
+
+    private static String newManagerId() {
+        byte[] bits = new byte[12];
+        RANDOM.nextBytes(bits);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bits);
+    }
 
     /**
      * @return this manager's id, the first part of each of its owner ids

@@ -25,10 +25,12 @@ final class ProcessRing {
     }
 
     /**
-     * @return whether the message from Redis is an offer of the lock ({@code o<token>.<number>})
+     * @return whether the message from Redis is an offer of the lock ({@code o<token>.<number>});
+     *         not a fair turn, which names an owner ({@code <manager id>:<thread>}, and a manager
+     *         id may begin with {@code o})
      */
     static boolean isOffer(String message) {
-        return message.startsWith(OFFER);
+        return message.startsWith(OFFER) && message.indexOf(':') < 0;
     }
 
     /**
