@@ -15,16 +15,18 @@ import java.util.Locale;
  * @param measure      their counted window
  * @param kindsWarmup  the same for the other lock kinds and RedLock
  * @param kindsMeasure their counted window
- * @param scaleWarmup  the same for the scale rows
+ * @param scaleWarmup  the same for the scale rows at 2 processes; longer at 8 and 32 (see
+ *                     {@link #warmup(Scenario)})
  * @param scaleMeasure their counted window
- * @param repetitions  how often each contender runs each scenario
+ * @param repetitions  how often each contender runs each scenario but the scale rows
+ * @param scaleRepetitions how often each contender runs each scale row
  * @param docs         where BENCHMARKS.md and the charts are written
  * @param contenders   who is measured
  * @param scenarios    what is measured
  * @param arguments    the arguments as given, for the report
  */
 record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup, Duration kindsMeasure,
-                        Duration scaleWarmup, Duration scaleMeasure, int repetitions, Path docs, List<Contender> contenders, List<Scenario> scenarios,
+                        Duration scaleWarmup, Duration scaleMeasure, int repetitions, int scaleRepetitions, Path docs, List<Contender> contenders, List<Scenario> scenarios,
                         List<String> arguments) {
 
     static final String USAGE = """
@@ -41,8 +43,10 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
               --kinds-warmup SECONDS  the same for fair, read, write, multi and RedLock
                                       (default 8)
               --kinds-measure SECONDS their counted window (default 2)
-              --scale-warmup SECONDS  the same for the scale rows (default 20)
+              --scale-warmup SECONDS  the same for the scale rows at 2 processes; 1.5 times as
+                                      long at 8, 3 times at 32 (default 20)
               --scale-measure SECONDS their counted window (default 4)
+              --scale-repetitions N   measurements per contender and scale row (default 5)
               --repetitions N         measurements per contender and scenario (default 3)
               --docs DIR              where BENCHMARKS.md and the charts go (default docs)
               --contenders A,B        some of locksmith, locksmith_telemetry, locksmith_locked,
@@ -76,6 +80,9 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
         // was still at work, the counted windows growing 666 -> 727 -> 1,287 cycles/s one after another.
         Duration scaleWarmup = Duration.ofSeconds(20);
         Duration scaleMeasure = Duration.ofSeconds(4);
+        // At 32 processes one window in five or so loses a third of its cycles to stalls (p99 above
+        // 2 ms where the others show 0.5 ms): five windows give a median that one stall cannot move.
+        int scaleRepetitions = 5;
         int repetitions = 3;
         Path docs = Path.of("docs");
         List<Contender> contenders = List.of(Contender.values());
@@ -93,6 +100,7 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
                 scaleWarmup = Duration.ofSeconds(8);
                 scaleMeasure = Duration.ofSeconds(2);
                 repetitions = 1;
+                scaleRepetitions = 1;
                 docs = Path.of("benchmarks", "target", "quick");
                 contenders = Arrays.stream(Contender.values()).filter(c -> c != Contender.LOCKSMITH_TELEMETRY).toList();
                 i--;
@@ -110,6 +118,7 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
                 case "--scale-warmup" -> scaleWarmup = Duration.ofSeconds(positive(option, value, 0));
                 case "--scale-measure" -> scaleMeasure = Duration.ofSeconds(positive(option, value, 1));
                 case "--repetitions" -> repetitions = (int) positive(option, value, 1);
+                case "--scale-repetitions" -> scaleRepetitions = (int) positive(option, value, 1);
                 case "--docs" -> docs = Path.of(value);
                 case "--contenders" -> contenders = named(Contender.class, option, value);
                 case "--scenarios" -> {
@@ -121,7 +130,7 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
         }
         List<Scenario> scenarios = scenarios(scenarioNames, quick, scenariosNamed);
         return new BenchmarkOptions(warmup, measure, kindsWarmup, kindsMeasure, scaleWarmup, scaleMeasure,
-                repetitions, docs, contenders,
+                repetitions, scaleRepetitions, docs, contenders,
                 scenarios, List.of(args));
     }
 
@@ -157,6 +166,28 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
             case KINDS -> kindsWarmup;
             case SCALE -> scaleWarmup;
         };
+    }
+
+    /**
+     * The JIT compiler settles after a number of cycles in each JVM, not after a time: at 8 and 32
+     * processes each of 4 JVMs runs a quarter of the cycles, not half. After 20 s at 32 processes,
+     * windows still grew from 1,782 to 2,879 cycles/s one after another; after 60 s they did not.
+     *
+     * @return the uncounted cycling before the first window of {@code scenario}
+     */
+    Duration warmup(Scenario scenario) {
+        if (scenario.group() != Scenario.Group.SCALE) {
+            return warmup(scenario.group());
+        }
+        return scenario.processes() <= 2 ? scaleWarmup
+                : scaleWarmup.multipliedBy(scenario.processes() <= 8 ? 3 : 6).dividedBy(2);
+    }
+
+    /**
+     * @return how often each contender is measured in a scenario of {@code group}
+     */
+    int repetitions(Scenario.Group group) {
+        return group == Scenario.Group.SCALE ? scaleRepetitions : repetitions;
     }
 
     /**

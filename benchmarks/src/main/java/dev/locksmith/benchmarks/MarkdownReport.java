@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Renders a run as {@code docs/BENCHMARKS.md}: how it was produced, the throughput table, the
@@ -42,7 +43,8 @@ final class MarkdownReport {
                 .append("limit is measured for the plain reentrant lock only. For each scenario, every contender's worker\n")
                 .append("JVMs start once and cycle uncounted until the JIT compiler has settled (").append(warmups())
                 .append(");\nthen the contenders take turns, ").append(times(options.repetitions()))
-                .append(" each, every turn ").append(ScenarioRunner.LEAD_IN.toSeconds()).append(" s uncounted and ")
+                .append(" each (").append(times(options.repetitions(Scenario.Group.SCALE)))
+                .append(" in the scale rows), every turn ").append(ScenarioRunner.LEAD_IN.toSeconds()).append(" s uncounted and ")
                 .append(counted()).append(" counted. The servers are emptied before every turn.\n")
                 .append("The critical section is empty. The whole run took ").append(minutes(took)).append(".\n\n");
         md.append("Produced on ").append(machine.date()).append(" by:\n\n```\n").append(options.command()).append("\n```\n\n");
@@ -179,9 +181,9 @@ final class MarkdownReport {
                 .append("Redisson a `RedissonClient`), as N application servers would have, and one thread that locks and\n")
                 .append("unlocks one shared name in a loop with an empty critical section. The processes are spread over\n")
                 .append("worker JVMs to keep the machine sane: 2 JVMs of 1 for N = 2, 4 JVMs of 2 for N = 8, 4 JVMs of 8\n")
-                .append("for N = 32. Windows of their own (").append(options.warmup(Scenario.Group.SCALE).toSeconds())
+                .append("for N = 32. Windows of their own (").append(scaleWarmups())
                 .append(" s warm-up, ").append(options.measure(Scenario.Group.SCALE).toSeconds())
-                .append(" s counted, ").append(times(options.repetitions())).append(").\n")
+                .append(" s counted, ").append(times(options.repetitions(Scenario.Group.SCALE))).append(").\n")
                 .append("*Cycles/s* is the median of the repetitions; *calls* are Redis calls per cycle (`INFO commandstats`,\n")
                 .append("every command, those run by scripts included) over the median repetition; *N / 2* is\n")
                 .append("Locksmith's throughput at N over its throughput at 2 processes. At N = 32 every waiter's wake-up\n")
@@ -342,7 +344,15 @@ final class MarkdownReport {
     private String warmups() {
         return options.warmup(Scenario.Group.REENTRANT).toSeconds() + " s for the reentrant lock, "
                 + options.warmup(Scenario.Group.KINDS).toSeconds() + " s for the other kinds and RedLock, "
-                + options.warmup(Scenario.Group.SCALE).toSeconds() + " s for the scale rows";
+                + scaleWarmups() + " s for the scale rows";
+    }
+
+    /**
+     * @return the scale rows' warm-ups at 2, 8 and 32 processes, such as {@code 20 / 30 / 60}
+     */
+    private String scaleWarmups() {
+        return Stream.of(Scenario.SCALE_REENTRANT_2, Scenario.SCALE_REENTRANT_8, Scenario.SCALE_REENTRANT_32)
+                .map(scenario -> Long.toString(options.warmup(scenario).toSeconds())).collect(Collectors.joining(" / "));
     }
 
     private String counted() {

@@ -63,7 +63,7 @@ final class ScaleChart {
     void write(Path png) throws IOException {
         ChartFrame.write(png, WIDTH, HEIGHT, g -> {
             ChartFrame.header(g, LEFT, Scenario.Group.SCALE.title(), "A process: a lock manager (client) of its own,"
-                    + " one thread. Median of " + options.repetitions() + " repetition(s) of "
+                    + " one thread. Median of " + options.repetitions(Scenario.Group.SCALE) + " repetition(s) of "
                     + options.measure(Scenario.Group.SCALE).toSeconds() + " s, whiskers: slowest to fastest. "
                     + machine.processors() + " CPUs, redis-server " + machine.redis() + ", " + machine.date() + ".",
                     contenders);

@@ -76,10 +76,10 @@ final class ScenarioRunner {
                 }
             }
             for (Contender contender : contenders) {
-                window(workers.get(contender), handOffs.get(contender), redis, options.warmup(scenario.group()),
+                window(workers.get(contender), handOffs.get(contender), redis, options.warmup(scenario),
                         Duration.ZERO);
             }
-            for (int repetition = 1; repetition <= options.repetitions(); repetition++) {
+            for (int repetition = 1; repetition <= options.repetitions(scenario.group()); repetition++) {
                 for (Contender contender : contenders) {
                     Duration measure = options.measure(scenario.group());
                     Counted counted = window(workers.get(contender), handOffs.get(contender), redis, LEAD_IN, measure);
