@@ -78,7 +78,8 @@ public final class Hold {
      */
     public long keepLeftMillis(long nowNanos) {
         long left = keepUntilNanos - nowNanos;
-        return left <= 0 ? 0 : Math.max(1, TimeUnit.NANOSECONDS.toMillis(left));
+        // Rounded up: a minimum hold must not end a fraction of a millisecond early.
+        return left <= 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(left + TimeUnit.MILLISECONDS.toNanos(1) - 1);
     }
 
 
