@@ -69,8 +69,12 @@ final class ContentionRegistry {
             if (--existing.users > 0) {
                 return existing;
             }
+            // Idle since before the end is scheduled: the scheduler runs it no earlier than its
+            // delay after scheduling, so it never finds the entry idle a hair less than the delay
+            // and keeps it for good (a subscription left behind, seen once in a full build).
+            long idleSince = clock.getAsLong();
             if (existing.isListening() && state.isOpen() && lingerEndsLater(existing)) {
-                existing.idleSince = clock.getAsLong();
+                existing.idleSince = idleSince;
                 return existing;
             }
             existing.ring().declineHeardOffer();
