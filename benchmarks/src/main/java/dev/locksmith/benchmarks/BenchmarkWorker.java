@@ -2,14 +2,11 @@ package dev.locksmith.benchmarks;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The main class of a worker JVM: connects one contender (as many separate clients as the
@@ -79,31 +76,6 @@ public final class BenchmarkWorker {
         cpuClock.setDaemon(true);
         cpuClock.start();
         CycleLoop.Outcome outcome = loop.run(window);
-        if (window.measuredSeconds() == 0) {
-            awaitCompilerIdle();
-        }
         System.out.println(RESULT + outcome.cycles() + " " + outcome.violations() + " " + cpu.get());
-    }
-
-    /**
-     * After a warm-up, waits until the JIT compiler has had nothing to do for 600 ms (30 s at
-     * most): its queue then drains here, not in the next contender's counted window. Without it,
-     * Locksmith's first window at 32 processes, right after Redisson's warm-up, ran at 1,782
-     * cycles/s with 703 client CPU us per cycle, against 2,614-2,879 and 250-307 in the next two.
-     */
-    private static void awaitCompilerIdle() throws InterruptedException {
-        CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
-        if (compiler == null || !compiler.isCompilationTimeMonitoringSupported()) {
-            return;
-        }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        long compiled = compiler.getTotalCompilationTime();
-        int quietPolls = 0;
-        while (quietPolls < 3 && System.nanoTime() < deadline) {
-            Thread.sleep(200);
-            long now = compiler.getTotalCompilationTime();
-            quietPolls = now == compiled ? quietPolls + 1 : 0;
-            compiled = now;
-        }
     }
 }

@@ -9,7 +9,6 @@ import dev.locksmith.testing.Await;
 import dev.locksmith.testing.JavaProcess;
 import dev.locksmith.testing.RedisServerExtension;
 import dev.locksmith.testing.RespClient;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -78,7 +77,7 @@ class FairLockTest {
             String channel = addressOfHead();
             doomed.kill();
             Await.until("Redis saw the killed process's connection close", Duration.ofSeconds(10),
-                    () -> listeners(channel) == 0);
+                    () -> redis.listeners(channel) == 0);
         });
         assertThat(waited).as("woken by the same release").isLessThan(1_000);
     }
@@ -91,7 +90,7 @@ class FairLockTest {
     @Test
     void aFrozenHeadHoldsUpTheQueueForOneLeaseAtMost() throws Exception {
         long leaseMillis = 1_000;
-        long waited = nextWaiterAfterTheDoomedHead(leaseMillis, doomed -> signal(doomed, "STOP"));
+        long waited = nextWaiterAfterTheDoomedHead(leaseMillis, doomed -> doomed.signal("STOP"));
         assertThat(waited).as("the frozen head keeps its place until it lapses, one lease").isLessThan(leaseMillis + 500);
     }
 
@@ -130,7 +129,7 @@ class FairLockTest {
                 return TimeUnit.NANOSECONDS.toMillis(nextAcquiredAfter.get(20, TimeUnit.SECONDS) - released);
             } finally {
                 if (doomed.isAlive()) {
-                    signal(doomed, "CONT");
+                    doomed.signal("CONT");
                 }
             }
         }
@@ -148,16 +147,7 @@ class FairLockTest {
         return "locksmith:{fifo}:released:" + head.substring(0, head.indexOf(':') + 1);
     }
 
-    private static long listeners(String channel) {
-        List<?> reply = (List<?>) RespClient.call(redis.node().port(), "PUBSUB", "NUMSUB", channel);
-        return Long.parseLong((String) reply.get(1));
-    }
 
-    private static void signal(JavaProcess process, String signal) throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
-        assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(kill.exitValue()).as("kill -%s %d", signal, process.pid()).isZero();
-    }
 
     private static long queueLength() {
         return Long.parseLong(redis.node().command("LLEN", QUEUE));

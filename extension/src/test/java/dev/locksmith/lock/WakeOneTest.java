@@ -10,7 +10,6 @@ import dev.locksmith.testing.Await;
 import dev.locksmith.testing.JavaProcess;
 import dev.locksmith.testing.RedisServerExtension;
 import dev.locksmith.testing.RespClient;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -90,7 +89,7 @@ class WakeOneTest {
 
             c.kill();
             Await.until("Redis sees that C no longer listens", Duration.ofSeconds(10),
-                    () -> listeners(address(kind, name, cId)) == 0);
+                    () -> redis.listeners(address(kind, name, cId)) == 0);
             long releasedAt = System.nanoTime();
             held.unlock();
 
@@ -133,7 +132,7 @@ class WakeOneTest {
             CompletableFuture<Long> dAcquiredAt = acquireIn(holderOfD, LockWorker.lockOfKind(d, kind, name));
             assertThat(awaitRing(kind, name, 2)).startsWith(cId);
 
-            signal(c, "STOP");
+            c.signal("STOP");
             try {
                 redis.node().command("CONFIG", "RESETSTAT");
                 long releasedAt = System.nanoTime();
@@ -152,7 +151,7 @@ class WakeOneTest {
                         .isGreaterThanOrEqualTo(SHORT_COMMAND_TIMEOUT.toMillis() - 100)
                         .isLessThanOrEqualTo(SHORT_COMMAND_TIMEOUT.plus(MARGIN).toMillis());
             } finally {
-                signal(c, "CONT");
+                c.signal("CONT");
             }
 
             awaitRingContaining(kind, name, cId);
@@ -219,7 +218,7 @@ class WakeOneTest {
             }
             cGaveUp.get(20, TimeUnit.SECONDS);
             long gaveUpAt = System.nanoTime();
-            assertThat(listeners(address(kind, name, cId))).as("C still listens (its subscription lingers)").isOne();
+            assertThat(redis.listeners(address(kind, name, cId))).as("C still listens (its subscription lingers)").isOne();
             assertThat(ring(kind, name)).as("C is still first in the ring").startsWith(cId);
 
             long releasedAt = System.nanoTime();
@@ -267,7 +266,7 @@ class WakeOneTest {
             redis.node().command("ACL", "SETUSER", user, "off");
             redis.node().command("CLIENT", "KILL", "ID", pubSubOfC);
             Await.until("Redis sees that C no longer listens", Duration.ofSeconds(10),
-                    () -> listeners(address(kind, name, cId)) == 0);
+                    () -> redis.listeners(address(kind, name, cId)) == 0);
 
             long releasedAt = System.nanoTime();
             held.unlock();
@@ -278,7 +277,7 @@ class WakeOneTest {
             assertThat(cAcquiredAt).isNotDone();
 
             redis.node().command("ACL", "SETUSER", user, "on");
-            Await.until("C resubscribed", Duration.ofSeconds(10), () -> listeners(address(kind, name, cId)) == 1);
+            Await.until("C resubscribed", Duration.ofSeconds(10), () -> redis.listeners(address(kind, name, cId)) == 1);
             awaitRingContaining(kind, name, cId);
             long dReleasedAt = System.nanoTime();
             unlockIn(holderOfD, LockWorker.lockOfKind(d, kind, name));
@@ -428,10 +427,6 @@ class WakeOneTest {
                 .mapToLong(line -> Long.parseLong(line.replaceAll("^[a-z_]*:calls=(\\d+),.*", "$1"))).sum();
     }
 
-    private static long listeners(String channel) {
-        List<?> reply = (List<?>) RespClient.call(redis.node().port(), "PUBSUB", "NUMSUB", channel);
-        return Long.parseLong((String) reply.get(1));
-    }
 
     private static String pubSubClientIdOf(String user) {
         String clients = (String) RespClient.call(redis.node().port(), "CLIENT", "LIST", "TYPE", "pubsub");
@@ -441,11 +436,6 @@ class WakeOneTest {
         return ids.get(0);
     }
 
-    private static void signal(JavaProcess process, String signal) throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
-        assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(kill.exitValue()).as("kill -%s %d", signal, process.pid()).isZero();
-    }
 
     private static java.util.concurrent.ThreadFactory named(String name) {
         return runnable -> {

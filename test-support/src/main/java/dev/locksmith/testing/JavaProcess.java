@@ -149,6 +149,23 @@ public final class JavaProcess implements AutoCloseable {
     }
 
     /**
+     * Sends the JVM a signal, such as {@code STOP} (frozen, its connections stay open) or {@code CONT}.
+     */
+    public void signal(String signal) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new AssertionError("kill -" + signal + " " + process.pid() + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not run kill -" + signal, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+    }
+
+    /**
      * @return every line printed so far
      */
     public List<String> output() {

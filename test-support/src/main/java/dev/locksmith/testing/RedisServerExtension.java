@@ -77,6 +77,14 @@ public final class RedisServerExtension implements BeforeAllCallback, AfterEachC
     }
 
     /**
+     * @return how many clients listen on the pub/sub channel now ({@code PUBSUB NUMSUB})
+     */
+    public long listeners(String channel) {
+        List<?> reply = (List<?>) RespClient.call(node().port(), "PUBSUB", "NUMSUB", channel);
+        return Long.parseLong(reply.get(1).toString());
+    }
+
+    /**
      * @param pattern a KEYS pattern
      * @return the keys that match now
      */
