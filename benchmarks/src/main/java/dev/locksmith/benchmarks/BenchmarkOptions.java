@@ -4,8 +4,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The command line of {@link LockBenchmark}.
@@ -18,6 +20,8 @@ import java.util.Locale;
  * @param scaleWarmup  the same for the scale rows at 2 processes; longer at 8 and 32 (see
  *                     {@link #warmup(Scenario)})
  * @param scaleMeasure their counted window
+ * @param settlingTurns how many uncounted turns, shaped like the counted ones, each contender runs
+ *                     after its warm-up
  * @param repetitions  how often each contender runs each scenario but the scale rows
  * @param scaleRepetitions how often each contender runs each scale row
  * @param docs         where BENCHMARKS.md and the charts are written
@@ -26,7 +30,8 @@ import java.util.Locale;
  * @param arguments    the arguments as given, for the report
  */
 record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup, Duration kindsMeasure,
-                        Duration scaleWarmup, Duration scaleMeasure, int repetitions, int scaleRepetitions, Path docs, List<Contender> contenders, List<Scenario> scenarios,
+                        Duration scaleWarmup, Duration scaleMeasure, int settlingTurns, int repetitions,
+                        int scaleRepetitions, Path docs, List<Contender> contenders, List<Scenario> scenarios,
                         List<String> arguments) {
 
     static final String USAGE = """
@@ -47,6 +52,9 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
                                       long at 8, 3 times at 32 (default 20)
               --scale-measure SECONDS their counted window (default 4)
               --scale-repetitions N   measurements per contender and scale row (default 5)
+              --settling-turns N      turns shaped like the counted ones but not counted, per
+                                      contender, between the warm-up and the first counted
+                                      turn (default 2, 0 with --quick)
               --repetitions N         measurements per contender and scenario (default 3)
               --docs DIR              where BENCHMARKS.md and the charts go (default docs)
               --contenders A,B        some of locksmith, locksmith_telemetry, locksmith_locked,
@@ -83,6 +91,11 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
         // At 32 processes one window in five or so loses a third of its cycles to stalls (p99 above
         // 2 ms where the others show 0.5 ms): five windows give a median that one stall cannot move.
         int scaleRepetitions = 5;
+        // The first turns after the warm-up start after a pause, which the warm-up never did: the
+        // JIT compiler's log showed the hot acquisition path (Attempts, Acquisition, LineWaiting)
+        // deoptimized at the start of the first counted turn, which then ran at 0.3-0.6 of the
+        // later ones, and the second one still below them, for every contender alike.
+        int settlingTurns = 2;
         int repetitions = 3;
         Path docs = Path.of("docs");
         List<Contender> contenders = List.of(Contender.values());
@@ -99,6 +112,7 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
                 kindsMeasure = Duration.ofSeconds(1);
                 scaleWarmup = Duration.ofSeconds(8);
                 scaleMeasure = Duration.ofSeconds(2);
+                settlingTurns = 0;
                 repetitions = 1;
                 scaleRepetitions = 1;
                 docs = Path.of("benchmarks", "target", "quick");
@@ -119,6 +133,7 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
                 case "--scale-measure" -> scaleMeasure = Duration.ofSeconds(positive(option, value, 1));
                 case "--repetitions" -> repetitions = (int) positive(option, value, 1);
                 case "--scale-repetitions" -> scaleRepetitions = (int) positive(option, value, 1);
+                case "--settling-turns" -> settlingTurns = (int) positive(option, value, 0);
                 case "--docs" -> docs = Path.of(value);
                 case "--contenders" -> contenders = named(Contender.class, option, value);
                 case "--scenarios" -> {
@@ -130,8 +145,7 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
         }
         List<Scenario> scenarios = scenarios(scenarioNames, quick, scenariosNamed);
         return new BenchmarkOptions(warmup, measure, kindsWarmup, kindsMeasure, scaleWarmup, scaleMeasure,
-                repetitions, scaleRepetitions, docs, contenders,
-                scenarios, List.of(args));
+                settlingTurns, repetitions, scaleRepetitions, docs, contenders, scenarios, List.of(args));
     }
 
     /**
@@ -199,6 +213,20 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
             case KINDS -> kindsMeasure;
             case SCALE -> scaleMeasure;
         };
+    }
+
+    /**
+     * @return the scenarios chosen, in order, as {@link ScenarioRunner} measures them together:
+     *         the scale rows of one kind of lock in one rotation (their N / 2 ratios are then of
+     *         interleaved medians), every other scenario alone
+     */
+    List<List<Scenario>> rotations() {
+        Map<Object, List<Scenario>> rotations = new LinkedHashMap<>();
+        for (Scenario scenario : scenarios) {
+            Object key = scenario.group() == Scenario.Group.SCALE ? scenario.kind() : scenario;
+            rotations.computeIfAbsent(key, k -> new ArrayList<>()).add(scenario);
+        }
+        return List.copyOf(rotations.values());
     }
 
     /**

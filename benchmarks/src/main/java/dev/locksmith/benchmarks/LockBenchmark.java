@@ -52,13 +52,13 @@ public final class LockBenchmark {
         try (RedisServers redis = RedisServers.start()) {
             MachineInfo machine = MachineInfo.collect(redis.single());
             ScenarioRunner runner = new ScenarioRunner(redis, options, work);
-            for (Scenario scenario : options.scenarios()) {
-                runner.run(scenario, options.contenders(scenario), measurement -> {
+            for (List<Scenario> rotation : options.rotations()) {
+                runner.run(rotation, measurement -> {
                     results.add(measurement);
                     HandOffLatency handOffs = measurement.handOffs();
                     System.err.printf(Locale.ROOT, "rep %d  %-38s %-16s %9s ops/s  %5.2f calls  cpu us/cycle: server %6.1f"
                                     + " client %6.1f  violations %d%s%n",
-                            measurement.repetition(), scenario.label(), measurement.contender().label(),
+                            measurement.repetition(), measurement.scenario().label(), measurement.contender().label(),
                             MarkdownReport.ops(measurement.opsPerSecond()), measurement.commandsPerCycle(),
                             measurement.serverCpuMicrosPerCycle(), measurement.clientCpuMicrosPerCycle(),
                             measurement.violations(), handOffs.count() == 0 ? "" : String.format(Locale.ROOT,

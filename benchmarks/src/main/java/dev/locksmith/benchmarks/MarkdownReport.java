@@ -42,7 +42,8 @@ final class MarkdownReport {
                 .append("cycle on one Lettuce connection), all against the same local `redis-server`s in one run; the raw\n")
                 .append("limit is measured for the plain reentrant lock only. For each scenario, every contender's worker\n")
                 .append("JVMs start once and cycle uncounted until the JIT compiler has settled (").append(warmups())
-                .append(");\nthen the contenders take turns, ").append(times(options.repetitions()))
+                .append(");\nthen the contenders take turns, ").append(settling())
+                .append(times(options.repetitions()))
                 .append(" each (").append(times(options.repetitions(Scenario.Group.SCALE)))
                 .append(" in the scale rows), every turn ").append(ScenarioRunner.LEAD_IN.toSeconds()).append(" s uncounted and ")
                 .append(counted()).append(" counted. The servers are emptied before every turn.\n")
@@ -181,8 +182,10 @@ final class MarkdownReport {
                 .append("Redisson a `RedissonClient`), as N application servers would have, and one thread that locks and\n")
                 .append("unlocks one shared name in a loop with an empty critical section. The processes are spread over\n")
                 .append("worker JVMs to keep the machine sane: 2 JVMs of 1 for N = 2, 4 JVMs of 2 for N = 8, 4 JVMs of 8\n")
-                .append("for N = 32. Windows of their own (").append(scaleWarmups())
-                .append(" s warm-up, ").append(options.measure(Scenario.Group.SCALE).toSeconds())
+                .append("for N = 32. The rows of one kind take turns with each other as well as between the contenders,\n")
+                .append("so that N / 2 is a ratio of interleaved medians. Windows of their own (").append(scaleWarmups())
+                .append(" s warm-up, ").append(options.settlingTurns()).append(" uncounted turns, ")
+                .append(options.measure(Scenario.Group.SCALE).toSeconds())
                 .append(" s counted, ").append(times(options.repetitions(Scenario.Group.SCALE))).append(").\n")
                 .append("*Cycles/s* is the median of the repetitions; *calls* are Redis calls per cycle (`INFO commandstats`,\n")
                 .append("every command, those run by scripts included) over the median repetition; *N / 2* is\n")
@@ -353,6 +356,19 @@ final class MarkdownReport {
     private String scaleWarmups() {
         return Stream.of(Scenario.SCALE_REENTRANT_2, Scenario.SCALE_REENTRANT_8, Scenario.SCALE_REENTRANT_32)
                 .map(scenario -> Long.toString(options.warmup(scenario).toSeconds())).collect(Collectors.joining(" / "));
+    }
+
+    /**
+     * @return the settling turns before the counted ones, as the start of a phrase; empty without any
+     */
+    private String settling() {
+        int turns = options.settlingTurns();
+        if (turns == 0) {
+            return "";
+        }
+        return times(turns) + " uncounted (the first turns after the warm-up start after a pause, as the\n"
+                + "warm-up did not, and the JIT compiler's log shows the hot acquisition path deoptimized at their start),\n"
+                + "then ";
     }
 
     private String counted() {

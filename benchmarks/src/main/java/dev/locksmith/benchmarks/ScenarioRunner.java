@@ -7,19 +7,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
- * Measures one scenario for several contenders. Each contender's worker JVMs start once and warm
- * up once (the JIT compiler settles), then the repetitions take turns between the contenders,
- * so that drift on the machine hits all alike. Before every window the scenario's servers are
- * emptied; over its counted part the servers' command counters are read. The workers are stopped
- * at the end, also when something fails.
+ * Measures a rotation: one scenario, or the scale rows of one kind of lock (2, 8 and 32
+ * processes), for several contenders. Every (scenario, contender) pair gets worker JVMs of its own
+ * that start once and warm up once (the JIT compiler settles); then the pairs take turns: a few
+ * settling turns shaped like the counted ones, whose start after a pause the warm-up did not
+ * have, and then the counted repetitions. Taking turns makes drift on the machine hit every
+ * contender alike, and in the scale rows every N alike, so that N = 32 against N = 2 is a ratio of
+ * interleaved medians too. Before every window the servers are emptied; over its counted part the
+ * servers' command counters are read. The workers are stopped at the end, also when something fails.
  */
 final class ScenarioRunner {
     private static final Duration STARTUP = Duration.ofSeconds(60);
@@ -42,55 +44,67 @@ final class ScenarioRunner {
         this.workDirectory = workDirectory;
     }
 
+    /** One scenario measured for one contender, with its worker JVMs and its hand-off probe (or null). */
+    private record Pair(Scenario scenario, Contender contender, List<WorkerJvm> workers, HandOffProbe handOffs) {
+    }
+
     /**
+     * @param rotation scenarios of one group on the same servers (see {@link BenchmarkOptions#rotations()})
      * @param measured called with each measurement as soon as it is taken
      * @throws IllegalStateException if a worker JVM failed, with its output
      */
-    void run(Scenario scenario, List<Contender> contenders, Consumer<Measurement> measured) throws InterruptedException {
-        List<RedisNode> redis = servers.of(scenario.servers());
+    void run(List<Scenario> rotation, Consumer<Measurement> measured) throws InterruptedException {
+        Scenario.Group group = rotation.get(0).group();
+        List<RedisNode> redis = servers.of(rotation.get(0).servers());
         String redisUris = redis.stream().map(RedisNode::uri).collect(Collectors.joining(","));
-        Map<Contender, List<WorkerJvm>> workers = new EnumMap<>(Contender.class);
-        Map<Contender, HandOffProbe> handOffs = new EnumMap<>(Contender.class);
+        List<Pair> pairs = new ArrayList<>();
         List<Path> probeFiles = new ArrayList<>();
         try {
-            for (Contender contender : contenders) {
-                String run = (contender + "-" + scenario).toLowerCase(Locale.ROOT);
-                Path occupancy = workDirectory.resolve(run + ".occupancy");
-                Path handOff = workDirectory.resolve(run + ".handoff");
-                probeFiles.add(occupancy);
-                probeFiles.add(handOff);
-                if (scenario.measuresHandOffs()) {
-                    handOffs.put(contender, HandOffProbe.map(handOff));
+            for (Scenario scenario : rotation) {
+                List<Pair> started = new ArrayList<>();
+                for (Contender contender : options.contenders(scenario)) {
+                    String run = (contender + "-" + scenario).toLowerCase(Locale.ROOT);
+                    Path occupancy = workDirectory.resolve(run + ".occupancy");
+                    Path handOff = workDirectory.resolve(run + ".handoff");
+                    probeFiles.add(occupancy);
+                    probeFiles.add(handOff);
+                    HandOffProbe handOffs = scenario.measuresHandOffs() ? HandOffProbe.map(handOff) : null;
+                    List<WorkerJvm> jvms = new ArrayList<>();
+                    Pair pair = new Pair(scenario, contender, jvms, handOffs);
+                    pairs.add(pair);
+                    started.add(pair);
+                    for (int jvm = 0; jvm < scenario.jvms(); jvm++) {
+                        jvms.add(WorkerJvm.start(List.of(contender.name(), scenario.name(), run, Integer.toString(jvm),
+                                occupancy.toString(), handOff.toString(), redisUris)));
+                    }
                 }
-                List<WorkerJvm> jvms = new ArrayList<>();
-                workers.put(contender, jvms);
-                for (int jvm = 0; jvm < scenario.jvms(); jvm++) {
-                    jvms.add(WorkerJvm.start(List.of(contender.name(), scenario.name(), run, Integer.toString(jvm),
-                            occupancy.toString(), handOff.toString(), redisUris)));
+                // A scenario's JVMs start at once: their start-up overlaps, and nobody is measured yet.
+                for (Pair pair : started) {
+                    for (WorkerJvm worker : pair.workers()) {
+                        worker.await(BenchmarkWorker.READY, STARTUP);
+                    }
+                }
+                for (Pair pair : started) {
+                    window(pair, redis, options.warmup(scenario), Duration.ZERO);
                 }
             }
-            // All start at once: JVM start-up overlaps, and nobody is measured yet.
-            for (List<WorkerJvm> jvms : workers.values()) {
-                for (WorkerJvm worker : jvms) {
-                    worker.await(BenchmarkWorker.READY, STARTUP);
+            Duration measure = options.measure(group);
+            for (int turn = 1; turn <= options.settlingTurns(); turn++) {
+                for (Pair pair : pairs) {
+                    window(pair, redis, LEAD_IN, measure);
                 }
             }
-            for (Contender contender : contenders) {
-                window(workers.get(contender), handOffs.get(contender), redis, options.warmup(scenario),
-                        Duration.ZERO);
-            }
-            for (int repetition = 1; repetition <= options.repetitions(scenario.group()); repetition++) {
-                for (Contender contender : contenders) {
-                    Duration measure = options.measure(scenario.group());
-                    Counted counted = window(workers.get(contender), handOffs.get(contender), redis, LEAD_IN, measure);
-                    measured.accept(new Measurement(contender, scenario, repetition, measure.toMillis() / 1000.0,
-                            counted.cycles(), counted.violations(), counted.clientCpuNanos(), counted.commands(),
-                            counted.handOffs()));
+            for (int repetition = 1; repetition <= options.repetitions(group); repetition++) {
+                for (Pair pair : pairs) {
+                    Counted counted = window(pair, redis, LEAD_IN, measure);
+                    measured.accept(new Measurement(pair.contender(), pair.scenario(), repetition,
+                            measure.toMillis() / 1000.0, counted.cycles(), counted.violations(),
+                            counted.clientCpuNanos(), counted.commands(), counted.handOffs()));
                 }
             }
         } finally {
-            workers.values().forEach(jvms -> jvms.forEach(WorkerJvm::close));
-            handOffs.values().forEach(HandOffProbe::close);
+            pairs.forEach(pair -> pair.workers().forEach(WorkerJvm::close));
+            pairs.stream().map(Pair::handOffs).filter(Objects::nonNull).forEach(HandOffProbe::close);
             for (Path file : probeFiles) {
                 try {
                     Files.deleteIfExists(file);
@@ -106,12 +120,12 @@ final class ScenarioRunner {
     }
 
     /**
-     * Runs one window on every worker of one contender, on emptied servers.
-     *
-     * @param handOffs the contender's hand-off probe, null where the scenario measures none
+     * Runs one window on every worker of one pair, on emptied servers.
      */
-    private Counted window(List<WorkerJvm> workers, HandOffProbe handOffs, List<RedisNode> redis, Duration uncounted,
-                           Duration counted) throws InterruptedException {
+    private Counted window(Pair pair, List<RedisNode> redis, Duration uncounted, Duration counted)
+            throws InterruptedException {
+        List<WorkerJvm> workers = pair.workers();
+        HandOffProbe handOffs = pair.handOffs();
         redis.forEach(node -> node.command("FLUSHALL"));
         if (handOffs != null) {
             handOffs.reset();
