@@ -191,8 +191,8 @@ final class MarkdownReport {
                 .append("every command, those run by scripts included) over the median repetition; *N / 2* is\n")
                 .append("Locksmith's throughput at N over its throughput at 2 processes. At N = 32 a process's turn comes\n")
                 .append("round every 32nd hand-off, so each step of a hand-off (the offer reaching the pub/sub thread, the\n")
-                .append("waiting thread, the I/O thread that sends its attempt) wakes a thread that slept for milliseconds,\n")
-                .append("its caches gone cold: on 2 shared CPUs that, not Redis, is what N costs (client CPU per cycle grows,\n")
+                .append("waiting thread, the I/O thread that sends its attempt) wakes a thread that slept for milliseconds:\n")
+                .append("on 2 shared CPUs those wake-ups, not Redis, are what N costs (client CPU per cycle grows,\n")
                 .append("calls per cycle do not). Cycles/s there follow the machine's load and, after a short warm-up\n")
                 .append("(`--quick`), code the JIT compiler has not finished with; calls per cycle follow neither.\n\n");
         md.append("*Hand-off* is the time from a holder's `unlock()` call to `lock()` returning in another process,\n")
