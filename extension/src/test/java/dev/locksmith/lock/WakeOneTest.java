@@ -38,6 +38,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  *       after one command timeout, and the frozen process, once resumed, still gets the lock;</li>
  *   <li>its waiting thread gave up (timed out, or was interrupted) while the process stayed in the
  *       ring: the process passes the offer on at once, in well under a command timeout;</li>
+ *   <li>Redis refuses its attempt (a permission taken away): its waiter's wait fails with that
+ *       refusal, and the process passes the offer on at once;</li>
  *   <li>its pub/sub connection was dropped: the release skips it, and its resubscription makes it
  *       ask Redis again, so it gets the lock after all.</li>
  * </ul>
@@ -232,6 +234,52 @@ class WakeOneTest {
             assertThat(waited).as("ms D waited after H's release, C declining (bound: half a command timeout)")
                     .isLessThan(LONG_COMMAND_TIMEOUT.toMillis() / 2);
             unlockIn(holderOfD, LockWorker.lockOfKind(d, kind, name));
+        }
+        assertNothingLeft(LONG_COMMAND_TIMEOUT.toMillis());
+    }
+
+    /**
+     * C's Redis user loses the permission on the lock's fencing counter while C is first in the
+     * ring: an answer no retry can change. The offer reaches C, whose pub/sub thread sends the
+     * waiter's attempt at once and gets {@code NOPERM}; the waiter then asks itself, gets the same
+     * refusal, and its wait fails naming it. C, with nothing left waiting, passes the offer on at
+     * once: D gets the lock in less than half a command timeout (3 s), so not by the releaser's
+     * watch.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"reentrant", "write"})
+    void aProcessWhoseAttemptRedisRefusesFailsItsWaitAndPassesTheOfferOn(String kind) throws Exception {
+        String name = "refused-" + kind;
+        String user = "refused-c-" + kind;
+        redis.node().command("ACL", "SETUSER", user, "on", ">secret", "~*", "&*", "+@all");
+        String cUri = redis.uri().replace("redis://", "redis://" + user + ":secret@");
+        try (LockManager h = manager(LONG_COMMAND_TIMEOUT);
+             LockManager c = Locksmith.builder().redisUri(cUri).leaseTime(LEASE)
+                     .commandTimeout(LONG_COMMAND_TIMEOUT).build();
+             LockManager d = manager(LONG_COMMAND_TIMEOUT)) {
+            DistributedLock held = LockWorker.lockOfKind(h, kind, name);
+            held.lock();
+            CompletableFuture<Long> cAcquiredAt = acquireIn(holderOfC, LockWorker.lockOfKind(c, kind, name));
+            String cId = awaitRing(kind, name, 1).get(0);
+            CompletableFuture<Long> dAcquiredAt = acquireIn(holderOfD, LockWorker.lockOfKind(d, kind, name));
+            assertThat(awaitRing(kind, name, 2)).startsWith(cId);
+
+            // Every key of the lock but its fencing counter, which every acquisition declares.
+            String base = "locksmith:{" + name + "}";
+            redis.node().command("ACL", "SETUSER", user, "resetkeys", "~" + base, "~" + base + ":r*",
+                    "~" + base + ":unlock:*", "~locksmith:manager:*");
+            long releasedAt = System.nanoTime();
+            held.unlock();
+
+            assertThatThrownBy(() -> cAcquiredAt.get(20, TimeUnit.SECONDS)).as("C's wait fails on the refusal")
+                    .hasStackTraceContaining("NOPERM");
+            long waited = TimeUnit.NANOSECONDS.toMillis(dAcquiredAt.get(20, TimeUnit.SECONDS) - releasedAt);
+            System.out.printf("%s: %s = %d ms%n", name, "waited", waited);
+            assertThat(waited).as("ms D waited after H's release, C refused (bound: half a command timeout)")
+                    .isLessThan(LONG_COMMAND_TIMEOUT.toMillis() / 2);
+            unlockIn(holderOfD, LockWorker.lockOfKind(d, kind, name));
+        } finally {
+            redis.node().command("ACL", "DELUSER", user);
         }
         assertNothingLeft(LONG_COMMAND_TIMEOUT.toMillis());
     }

@@ -176,9 +176,23 @@ final class Acquisition {
      * @return the pending answer, for {@link #settle}
      */
     CompletionStage<List<Long>> send() {
-        AcquireRequest request = new AcquireRequest(owner, lease, System.currentTimeMillis(), threadName,
-                context.settings().fenceLifetime().toMillis(), joinsRing);
         sentAt = context.leases().now();
+        return sendRequest(joinsRing);
+    }
+
+    /**
+     * The attempt this waiter makes when its process is offered the lock, for the pub/sub thread
+     * that hears the offer to send ({@link OfferAttempt}): it changes nothing here, its answer
+     * reaches the waiter through its {@link HandOver}. The process listens then, so it stays in
+     * the ring if the lock is taken after all.
+     */
+    CompletionStage<List<Long>> sendOnOffer() {
+        return sendRequest(lock.offersToOtherProcesses());
+    }
+
+    private CompletionStage<List<Long>> sendRequest(boolean joiningRing) {
+        AcquireRequest request = new AcquireRequest(owner, lease, System.currentTimeMillis(), threadName,
+                context.settings().fenceLifetime().toMillis(), joiningRing);
         return context.store().acquire(lock.kind().acquisition(lock.keys(), request), dropOwnHold(), lease);
     }
 
@@ -228,6 +242,17 @@ final class Acquisition {
     void giveBackHandOver(HandOver me) {
         LOG.log(Level.WARNING, "A thread stopped waiting for the " + lock.description() + " while a release handed"
                 + " it the lock (fencing token " + me.token() + "); releasing it again");
+        dropOwnHoldNow();
+    }
+
+    /**
+     * Drops whatever hold this waiter may have got from a hand-over or an offer's attempt whose
+     * answer never came, when it stops waiting without a hold: nobody here would release it
+     * before its lease ran out. Sent after that hand-over or attempt, on the same connection.
+     */
+    void dropUncertainHold() {
+        LOG.log(Level.DEBUG, "A thread stopped waiting for the " + lock.description() + " after a hand-over to it"
+                + " got no answer; dropping the hold it may have been given");
         dropOwnHoldNow();
     }
 

@@ -3,13 +3,14 @@ package dev.locksmith.internal.lock;
 import java.util.concurrent.locks.Condition;
 
 /**
- * One thread of this process in the line for a lock, and the hand-over that a release here may
- * make to it: the protocol between the waiting thread and a releasing thread. Every transition
- * happens under the mutex of the {@link LocalContention} the waiter is in, in that class.
+ * One thread of this process in the line for a lock, and the hand-over that a release here, or an
+ * offer of the lock to this process, may make to it: the protocol between the waiting thread and
+ * the thread that claims it. Every transition happens under the mutex of the
+ * {@link LocalContention} the waiter is in, in that class.
  *
  * <pre>
  *   WAITING --(sleeps)--&gt; PARKED --(wakes)--&gt; WAITING
- *   PARKED --(a release here claims it)--&gt; CLAIMED --(settle)--&gt; HANDED | FELL_THROUGH
+ *   PARKED --(a release here, or an offer, claims it)--&gt; CLAIMED --(settle)--&gt; HANDED | FELL_THROUGH
  *   FELL_THROUGH --(the waiter sees it)--&gt; WAITING, first in line
  * </pre>
  *
@@ -17,9 +18,11 @@ import java.util.concurrent.locks.Condition;
  *   <li>The waiting thread moves WAITING and PARKED, and collects HANDED or FELL_THROUGH. While
  *       CLAIMED it waits for the settle, through interrupts and {@code close()}, for at most
  *       the longest a round trip can take; then it settles the hand-over itself as fallen through.</li>
- *   <li>The releasing thread (a caller of {@code unlock()}, or a transaction's completion thread)
- *       claims a PARKED waiter and always settles it, in a {@code finally}: HANDED with the
- *       waiter's fencing token when Redis passed the lock, FELL_THROUGH otherwise.</li>
+ *   <li>The claiming thread always settles it: HANDED with the waiter's fencing token when Redis
+ *       passed the lock, FELL_THROUGH otherwise. A releasing thread (a caller of {@code unlock()},
+ *       or a transaction's completion thread) claims a PARKED waiter and settles it in a
+ *       {@code finally}; the pub/sub thread that hears an offer claims the first waiter if it is
+ *       PARKED, sends its {@link OfferAttempt}, and settles it when the answer comes.</li>
  *   <li>A hand-over whose answer never came may still have passed the lock; the waiter then asks
  *       Redis, where its acquisition finds its own hold ({@link #uncertainSince()}).</li>
  * </ul>
@@ -35,6 +38,7 @@ final class HandOver {
     private final long leaseMillis;
     private final String threadName;
     private final Condition signal;
+    private final OfferAttempt offerAttempt;
     private State state = State.WAITING;
     private long claimedAt;
     private long token;
@@ -45,13 +49,15 @@ final class HandOver {
      * @param owner       who waits
      * @param leaseMillis the lease it asks for
      * @param threadName  the waiting thread, shown by inspection once it holds the lock
-     * @param signal      a condition of the line's mutex, for this waiter alone
+     * @param signal       a condition of the line's mutex, for this waiter alone
+     * @param offerAttempt what the waiter would ask Redis when its process is offered the lock
      */
-    HandOver(String owner, long leaseMillis, String threadName, Condition signal) {
+    HandOver(String owner, long leaseMillis, String threadName, Condition signal, OfferAttempt offerAttempt) {
         this.owner = owner;
         this.leaseMillis = leaseMillis;
         this.threadName = threadName;
         this.signal = signal;
+        this.offerAttempt = offerAttempt;
     }
 
     /**
@@ -59,6 +65,10 @@ final class HandOver {
      */
     AcquireRequest request(long sinceMillis, long counterLifetimeMillis) {
         return new AcquireRequest(owner, leaseMillis, sinceMillis, threadName, counterLifetimeMillis, false);
+    }
+
+    OfferAttempt offerAttempt() {
+        return offerAttempt;
     }
 
     Condition signal() {

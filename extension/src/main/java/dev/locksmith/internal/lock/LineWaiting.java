@@ -9,7 +9,8 @@ import java.util.concurrent.TimeUnit;
  * first waits for that holder's release (or a release message, for a force-unlock elsewhere)
  * instead of asking; a release here may hand the lock straight to a sleeping waiter
  * ({@link HandOver}). While this process is in the lock's ring of waiting processes, the first
- * waits until Redis offers the lock to this process, and asks then.
+ * waits until Redis offers the lock to this process; the thread that hears the offer asks for it
+ * at once, on the first waiter's behalf, and wakes it with the answer.
  */
 final class LineWaiting implements WaitStrategy {
     static final LineWaiting INSTANCE = new LineWaiting();
@@ -25,7 +26,8 @@ final class LineWaiting implements WaitStrategy {
     @Override
     public Hold await(Acquisition acquisition, LocalContention contention, long firstAnswer, Deadline deadline,
                       Waiting waiting) throws InterruptedException {
-        HandOver me = contention.join(acquisition.owner(), acquisition.leaseMillis(), acquisition.threadName());
+        HandOver me = contention.join(acquisition.owner(), acquisition.leaseMillis(), acquisition.threadName(),
+                acquisition::sendOnOffer);
         Hold hold = null;
         try {
             hold = contend(acquisition, contention, me, firstAnswer, deadline, waiting);
@@ -33,6 +35,8 @@ final class LineWaiting implements WaitStrategy {
         } finally {
             if (contention.leave(me)) {
                 acquisition.giveBackHandOver(me);
+            } else if (hold == null && me.uncertainSince() != HandOver.NONE) {
+                acquisition.dropUncertainHold();
             }
             if (hold == null) {
                 acquisition.withdraw();

@@ -4,7 +4,9 @@ import dev.locksmith.internal.redis.ReleaseChannels;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -24,11 +26,13 @@ import java.util.function.LongSupplier;
  *
  * <p>Of the reentrant lock, this process may be in the ring of waiting processes ({@link RingSeat}):
  * then its first waiter waits until Redis offers the lock to this process, on the process's own
- * channel, instead of asking. An offer that no thread here wants is passed on at once
- * ({@link OfferDesk#decline}).
+ * channel, instead of asking. The pub/sub thread that hears the offer claims that waiter if it
+ * sleeps, as a release here would, and sends its attempt for it ({@link OfferAttempt}). An offer
+ * that no thread here wants is passed on at once ({@link OfferDesk#decline}).
  *
  * <p>Threads: waiting threads join, park and leave; a releasing thread of this process claims
- * and settles; the Redis pub/sub thread calls {@link #wake(String)}; the closing thread calls
+ * and settles; the Redis pub/sub thread calls {@link #wake(String)}, and claims and settles for
+ * offers (the settle runs on the thread that completes the attempt); the closing thread calls
  * {@link #wakeAll()}. Every wait here ends by its deadline, an interrupt (where the caller's
  * {@link Waiting} allows), or {@code close()}.
  */
@@ -53,6 +57,7 @@ final class LocalContention {
     private final LockSubscriptions subscriptions;
     private final long claimPatienceNanos;
     private final LongSupplier clock;
+    private final OfferWatch offerWatch = new OfferWatch();
     private final ReentrantLock mutex = new ReentrantLock();
     private final Condition released = mutex.newCondition(); // waiters outside the line: readers, fair waiters
     private final Deque<HandOver> line = new ArrayDeque<>();
@@ -64,6 +69,7 @@ final class LocalContention {
     private int handOversUnderWay; // claimed, or settled but not yet collected by their waiter
     int users; // guarded by the ContentionRegistry's map
     long idleSince; // guarded by the ContentionRegistry's map
+    boolean lingerEndScheduled; // guarded by the ContentionRegistry's map
 
     /**
      * @param claimPatienceNanos the longest a releasing thread may take to settle a claimed
@@ -89,12 +95,14 @@ final class LocalContention {
     }
 
     /**
+     * @param offerAttempt what the waiter asks Redis when this process is offered the lock, sent
+     *                     for it by the pub/sub thread if it sleeps first in line then
      * @return a new waiter at the end of the line
      */
-    HandOver join(String owner, long leaseMillis, String threadName) {
+    HandOver join(String owner, long leaseMillis, String threadName, OfferAttempt offerAttempt) {
         mutex.lock();
         try {
-            HandOver waiter = new HandOver(owner, leaseMillis, threadName, mutex.newCondition());
+            HandOver waiter = new HandOver(owner, leaseMillis, threadName, mutex.newCondition(), offerAttempt);
             line.addLast(waiter);
             return waiter;
         } finally {
@@ -303,15 +311,12 @@ final class LocalContention {
      *                ({@code o<token>.<number>}), or the owner id whose turn it is in the fair queue
      */
     void wake(String message) {
+        if (ProcessRing.isOffer(message)) {
+            takeOffer(message);
+            return;
+        }
         mutex.lock();
         try {
-            if (ProcessRing.isOffer(message)) {
-                if (ring.offered(message, !line.isEmpty() && state.isOpen())) {
-                    wakeUps++;
-                    signalFirst();
-                }
-                return;
-            }
             wakeUps++;
             if (EVERYONE.equals(message)) {
                 generalWakeUps++;
@@ -321,6 +326,73 @@ final class LocalContention {
             }
             released.signalAll();
             signalFirst();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * An offer of the lock to this process: when the first waiter of the line sleeps, it is claimed
+     * and its attempt sent at once, from this (the pub/sub) thread; its answer settles the claim
+     * ({@link #settleOffer}). Otherwise the first waiter is woken to ask.
+     */
+    private void takeOffer(String message) {
+        HandOver taker;
+        long heard;
+        mutex.lock();
+        try {
+            if (!ring.offered(message, !line.isEmpty() && state.isOpen())) {
+                return;
+            }
+            wakeUps++;
+            taker = claimFirstForOffer();
+            if (taker == null) {
+                signalFirst();
+                return;
+            }
+            heard = ring.messages();
+        } finally {
+            mutex.unlock();
+        }
+        long sentAt = clock.getAsLong();
+        CompletionStage<List<Long>> answer;
+        try {
+            answer = taker.offerAttempt().send();
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(e);
+        }
+        answer.whenComplete((reply, failure) -> settleOffer(taker, heard, sentAt, reply, failure));
+    }
+
+    private HandOver claimFirstForOffer() {
+        HandOver first = line.peekFirst();
+        if (first == null || first.offerAttempt() == null || first.state() != HandOver.State.PARKED
+                || handOversUnderWay > 0 || !state.isOpen()) {
+            return null;
+        }
+        line.removeFirst();
+        first.claimed(clock.getAsLong());
+        handOversUnderWay++;
+        return first;
+    }
+
+    /**
+     * Settles a waiter claimed for an offer with its attempt's answer. An attempt that failed
+     * leaves the offer heard standing: the waiter asks Redis itself (finding its hold, should
+     * Redis have granted it all the same), and if it gives up, the offer is passed on.
+     */
+    private void settleOffer(HandOver taker, long heard, long sentAt, List<Long> reply, Throwable failure) {
+        mutex.lock();
+        try {
+            if (failure != null) {
+                fellThrough(taker, sentAt, true);
+            } else if (reply.get(0) == 1L) {
+                ring.attempted(heard, true, false);
+                handed(taker, reply.get(1), sentAt);
+            } else {
+                ring.attempted(heard, false, reply.size() > 2 && reply.get(2) == 1L);
+                fellThrough(taker, sentAt, false);
+            }
         } finally {
             mutex.unlock();
         }
@@ -443,6 +515,13 @@ final class LocalContention {
         } finally {
             mutex.unlock();
         }
+    }
+
+    /**
+     * @return the offer of this lock that a release here made, as its releaser watches it
+     */
+    OfferWatch offerWatch() {
+        return offerWatch;
     }
 
     /**

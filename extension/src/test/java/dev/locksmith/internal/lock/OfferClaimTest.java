@@ -1,0 +1,176 @@
+package dev.locksmith.internal.lock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.locksmith.testing.Await;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * When Redis offers the lock to this process, the pub/sub thread claims the first waiter of the
+ * line if it sleeps, sends that waiter's attempt at once, and wakes it with the answer. Each test
+ * holds the attempt's answer in its hand (the {@link OfferAttempt} returns a future the test
+ * completes), so every interleaving of the claim with the waiter's interrupt, deadline or a
+ * failed round trip happens on cue. Redis itself is not needed: what is under test is the
+ * protocol between the two threads.
+ */
+class OfferClaimTest {
+    private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+    private static final String OFFER = "o41.0";
+
+    private final ExecutorService waiterThread = Executors.newSingleThreadExecutor();
+    private final LinkedBlockingQueue<CompletableFuture<List<Long>>> attempts = new LinkedBlockingQueue<>();
+    private final ManagerState state = new ManagerState();
+    private final LocalContention contention = new LocalContention(LockKeys.of("locksmith", "offered"), state,
+            5 * SECOND, System::nanoTime, new OfferDesk(null, null, 1_000, 30_000), "manager-a");
+
+    @AfterEach
+    void stop() {
+        waiterThread.shutdownNow();
+    }
+
+    @Test
+    void aSleepingWaiterWakesHoldingTheLockItsProcessWasOffered() throws Exception {
+        HandOver me = contention.join("manager-a:1", 30_000, "worker", this::attempt);
+        Sleeper waiter = sleepUntilWoken(me, 60 * SECOND, Waiting.uninterruptible());
+
+        contention.wake(OFFER);
+        CompletableFuture<List<Long>> attempt = sentAttempt();
+        assertThat(waiter.woken()).as("the waiter sleeps until its attempt is answered").isNotDone();
+        attempt.complete(List.of(1L, 42L));
+
+        assertThat(waiter.turn()).isEqualTo(LocalContention.Turn.HANDED);
+        assertThat(me.token()).as("the fencing token Redis answered").isEqualTo(42L);
+        assertThat(contention.ring().awaitsOffer()).as("the offer is taken").isFalse();
+    }
+
+    @Test
+    void aWaiterInterruptedWhileItsAttemptIsUnderWayTakesTheLockAndKeepsTheInterrupt() throws Exception {
+        HandOver me = contention.join("manager-a:1", 30_000, "worker", this::attempt);
+        Sleeper waiter = sleepUntilWoken(me, 60 * SECOND, Waiting.interruptible());
+
+        contention.wake(OFFER);
+        CompletableFuture<List<Long>> attempt = sentAttempt();
+        waiter.thread().interrupt();
+        Await.until("the interrupted waiter waits for the answer again", Duration.ofSeconds(10),
+                () -> waiter.thread().getState() == Thread.State.TIMED_WAITING && !waiter.thread().isInterrupted());
+        assertThat(waiter.woken()).isNotDone();
+        attempt.complete(List.of(1L, 43L));
+
+        assertThat(waiter.turn()).as("Redis granted it: an interrupt cannot undo that")
+                .isEqualTo(LocalContention.Turn.HANDED);
+        assertThat(waiter.woken().get().interrupted()).as("the interrupt is kept for the caller").isTrue();
+    }
+
+    @Test
+    void aWaiterWhoseTimeoutPassesWhileItsAttemptIsUnderWayStillGetsTheAnswer() throws Exception {
+        HandOver me = contention.join("manager-a:1", 30_000, "worker", this::attempt);
+        long timeout = TimeUnit.MILLISECONDS.toNanos(300);
+        long start = System.nanoTime();
+        Sleeper waiter = sleepUntilWoken(me, timeout, Waiting.uninterruptible());
+
+        contention.wake(OFFER);
+        CompletableFuture<List<Long>> attempt = sentAttempt();
+        Await.until("the waiter's own timeout passed", Duration.ofSeconds(10),
+                () -> System.nanoTime() - start > 2 * timeout);
+        assertThat(waiter.woken()).as("a claimed waiter waits for its answer past its own timeout").isNotDone();
+        attempt.complete(List.of(1L, 44L));
+
+        assertThat(waiter.turn()).isEqualTo(LocalContention.Turn.HANDED);
+    }
+
+    @Test
+    void anOfferThatIsNoLongerThereLeavesTheWaiterFirstInLineWaitingForTheNext() throws Exception {
+        HandOver me = contention.join("manager-a:1", 30_000, "worker", this::attempt);
+        Sleeper waiter = sleepUntilWoken(me, 60 * SECOND, Waiting.uninterruptible());
+
+        contention.wake(OFFER);
+        sentAttempt().complete(List.of(0L, 25_000L, 1L));
+
+        assertThat(waiter.turn()).isEqualTo(LocalContention.Turn.ASK);
+        assertThat(me.uncertainSince()).isEqualTo(HandOver.NONE);
+        assertThat(contention.ring().awaitsOffer()).as("Redis kept this process in the ring").isTrue();
+        assertThat(contention.awaitTurn(me, Deadline.in(SECOND), Waiting.uninterruptible()))
+                .as("first in line again").isEqualTo(LocalContention.Turn.ASK);
+    }
+
+    @Test
+    void anAttemptThatFailsSendsTheWaiterToAskRedisItselfInsteadOfAwaitingAnotherOffer() throws Exception {
+        HandOver me = contention.join("manager-a:1", 30_000, "worker", this::attempt);
+        Sleeper first = sleepUntilWoken(me, 60 * SECOND, Waiting.uninterruptible());
+        contention.wake(OFFER);
+        sentAttempt().complete(List.of(0L, 25_000L, 1L)); // in the ring, awaiting the next offer
+        assertThat(first.turn()).isEqualTo(LocalContention.Turn.ASK);
+        assertThat(contention.ring().awaitsOffer()).isTrue();
+        long before = System.nanoTime();
+        Sleeper second = sleepUntilWoken(me, 60 * SECOND, Waiting.uninterruptible());
+
+        contention.wake("o41.1");
+        sentAttempt().completeExceptionally(new IllegalStateException("no answer"));
+
+        assertThat(second.turn()).isEqualTo(LocalContention.Turn.ASK);
+        assertThat(me.uncertainSince()).as("Redis may have granted it: a hold found there dates from the attempt")
+                .isGreaterThanOrEqualTo(before);
+        assertThat(contention.ring().awaitsOffer()).as("the offer heard still stands: the waiter asks for it")
+                .isFalse();
+    }
+
+    @Test
+    void aWaiterThatIsNotAsleepIsWokenToAskInstead() {
+        contention.join("manager-a:1", 30_000, "worker", this::attempt);
+
+        long seen = contention.wakeUps();
+        contention.wake(OFFER);
+
+        assertThat(attempts).as("no attempt sent for a waiter that is awake").isEmpty();
+        assertThat(contention.wakeUps()).as("the waiter sees the wake-up when it next looks").isEqualTo(seen + 1);
+    }
+
+    private CompletableFuture<List<Long>> attempt() {
+        CompletableFuture<List<Long>> answer = new CompletableFuture<>();
+        attempts.add(answer);
+        return answer;
+    }
+
+    private CompletableFuture<List<Long>> sentAttempt() throws InterruptedException {
+        CompletableFuture<List<Long>> attempt = attempts.poll(10, TimeUnit.SECONDS);
+        assertThat(attempt).as("the offer sent the sleeping waiter's attempt").isNotNull();
+        return attempt;
+    }
+
+    /**
+     * Puts {@code me} to sleep in {@link LocalContention#awaitWakeUp} on the waiter thread and
+     * returns once it sleeps there (parked, so a claim can reach it).
+     */
+    private Sleeper sleepUntilWoken(HandOver me, long timeoutNanos, Waiting waiting) {
+        CompletableFuture<Thread> sleeping = new CompletableFuture<>();
+        Future<Woken> woken = waiterThread.submit(() -> {
+            long seen = contention.wakeUps();
+            sleeping.complete(Thread.currentThread());
+            LocalContention.Turn turn = contention.awaitWakeUp(me, seen, timeoutNanos, waiting);
+            waiting.finish();
+            return new Woken(turn, Thread.interrupted());
+        });
+        Thread thread = sleeping.join();
+        Await.until("the waiter sleeps", Duration.ofSeconds(10), () -> thread.getState() == Thread.State.TIMED_WAITING);
+        return new Sleeper(thread, woken);
+    }
+
+    /** What the waiter's sleep ended with, and whether its thread was interrupted afterwards. */
+    private record Woken(LocalContention.Turn turn, boolean interrupted) {
+    }
+
+    private record Sleeper(Thread thread, Future<Woken> woken) {
+        LocalContention.Turn turn() throws Exception {
+            return woken.get(10, TimeUnit.SECONDS).turn();
+        }
+    }
+}
