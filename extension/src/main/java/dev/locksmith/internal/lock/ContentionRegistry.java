@@ -86,12 +86,22 @@ final class ContentionRegistry {
         });
     }
 
+    /**
+     * Makes sure an end of the entry's linger is scheduled: one at a time per entry, however often
+     * its last user leaves, since a busy lock's threads leave on every cycle.
+     */
     private boolean lingerEndsLater(LocalContention contention) {
+        return contention.lingerEndScheduled || scheduleEnd(contention, TimeUnit.MILLISECONDS.toNanos(LINGER_MILLIS));
+    }
+
+    private boolean scheduleEnd(LocalContention contention, long delayNanos) {
         try {
-            scheduler.schedule(() -> endLinger(contention.channel()), LINGER_MILLIS, TimeUnit.MILLISECONDS);
+            scheduler.schedule(() -> endLinger(contention.channel()), delayNanos, TimeUnit.NANOSECONDS);
+            contention.lingerEndScheduled = true;
             return true;
         } catch (RuntimeException e) {
             LOG.log(Level.DEBUG, "Not keeping the subscription of " + contention.channel() + ": " + e);
+            contention.lingerEndScheduled = false;
             return false;
         }
     }
@@ -99,8 +109,13 @@ final class ContentionRegistry {
     private void endLinger(String channel) {
         long idleAtLeast = TimeUnit.MILLISECONDS.toNanos(LINGER_MILLIS);
         byChannel.computeIfPresent(channel, (key, existing) -> {
-            if (existing.users > 0 || clock.getAsLong() - existing.idleSince < idleAtLeast) {
-                return existing; // in use again; its own last leave scheduled the next end
+            existing.lingerEndScheduled = false;
+            if (existing.users > 0) {
+                return existing; // in use again; its next last leave schedules the next end
+            }
+            long idleFor = clock.getAsLong() - existing.idleSince;
+            if (idleFor < idleAtLeast && state.isOpen() && scheduleEnd(existing, idleAtLeast - idleFor)) {
+                return existing; // used meanwhile: idle since its latest leave, the end comes that much later
             }
             existing.ring().declineHeardOffer();
             existing.stopListening();

@@ -56,17 +56,46 @@ final class OfferDesk {
 
     /**
      * Watches the offer a release here made, until {@code releaser} heard the lock come round or the
-     * offer was taken; passes it on if it still stands after {@link #watchMillis()}.
+     * offer was taken; passes it on if it still stands after {@link #watchMillis()}. One check per
+     * lock is scheduled at a time ({@link OfferWatch}), not one per release.
      *
      * @param releaser the process's contention for the lock, which learns when the lock came round;
      *                 null when nothing here waits for the lock
      */
     void watch(LockKeys keys, LocalContention releaser, long token, long number) {
+        if (releaser == null) {
+            schedule(keys, () -> check(keys, null, token, number), TimeUnit.MILLISECONDS.toNanos(watchMillis));
+        } else if (releaser.offerWatch().watch(token, number, System.nanoTime())) {
+            scheduleCheck(keys, releaser, TimeUnit.MILLISECONDS.toNanos(watchMillis));
+        }
+    }
+
+    private void scheduleCheck(LockKeys keys, LocalContention releaser, long delayNanos) {
+        if (!schedule(keys, () -> checkDue(keys, releaser), delayNanos)) {
+            releaser.offerWatch().unscheduled();
+        }
+    }
+
+    private void checkDue(LockKeys keys, LocalContention releaser) {
+        OfferWatch.Due due = releaser.offerWatch().due(System.nanoTime(), TimeUnit.MILLISECONDS.toNanos(watchMillis));
+        if (due == null) {
+            return;
+        }
+        if (due.waitNanos() > 0) {
+            scheduleCheck(keys, releaser, due.waitNanos());
+            return;
+        }
+        check(keys, releaser, due.token(), due.number());
+    }
+
+    private boolean schedule(LockKeys keys, Runnable check, long delayNanos) {
         try {
-            scheduler.schedule(() -> check(keys, releaser, token, number), watchMillis, TimeUnit.MILLISECONDS);
+            scheduler.schedule(check, delayNanos, TimeUnit.NANOSECONDS);
+            return true;
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Could not watch the offer of lock key " + keys.lock() + "; if the process it"
                     + " went to does not take it, it lapses within one lease", e);
+            return false;
         }
     }
 
