@@ -246,17 +246,6 @@ final class Acquisition {
     }
 
     /**
-     * Drops whatever hold this waiter may have got from a hand-over or an offer's attempt whose
-     * answer never came, when it stops waiting without a hold: nobody here would release it
-     * before its lease ran out. Sent after that hand-over or attempt, on the same connection.
-     */
-    void dropUncertainHold() {
-        LOG.log(Level.DEBUG, "A thread stopped waiting for the " + lock.description() + " after a hand-over to it"
-                + " got no answer; dropping the hold it may have been given");
-        dropOwnHoldNow();
-    }
-
-    /**
      * Removes what a settled attempt that did not acquire left in Redis, if this kind leaves a
      * mark while waiting (a place in the fair queue, a waiting writer's mark).
      */

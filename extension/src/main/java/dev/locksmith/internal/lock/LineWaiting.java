@@ -35,8 +35,6 @@ final class LineWaiting implements WaitStrategy {
         } finally {
             if (contention.leave(me)) {
                 acquisition.giveBackHandOver(me);
-            } else if (hold == null && me.uncertainSince() != HandOver.NONE) {
-                acquisition.dropUncertainHold();
             }
             if (hold == null) {
                 acquisition.withdraw();

@@ -125,6 +125,43 @@ class ReleaseFailureTest {
         }
     }
 
+    /**
+     * The hand-over runs in Redis once writes resume, but its answer never came: the waiter, given
+     * the lock there, asks Redis itself, gets no answer either, and its wait ends on that failure.
+     * Nobody here holds the lock then: the clean-up of the waiter's own unanswered attempt, sent
+     * after the hand-over on the same connection, drops it, instead of leaving it taken for the
+     * whole lease (30 s).
+     */
+    @Test
+    void aWaiterThatGivesUpAfterAnUnansweredHandOverDropsTheHoldItMayHaveBeenGiven() throws Exception {
+        String name = "handed-then-abandoned";
+        try (LockManager locks = Locksmith.builder().redisUri(redis.uri()).commandTimeout(Duration.ofMillis(400))
+                .build()) {
+            DistributedLock lock = locks.getLock(name);
+            lock.lock();
+            CompletableFuture<Boolean> waiter = new CompletableFuture<>();
+            Thread thread = new Thread(() -> {
+                try {
+                    waiter.complete(lock.tryLock(700, TimeUnit.MILLISECONDS));
+                } catch (Throwable e) {
+                    waiter.completeExceptionally(e);
+                }
+            }, "abandoning waiter");
+            thread.start();
+            awaitParkedInLine("abandoning waiter");
+            loadScripts("hand-over", "acquire");
+
+            RedisFaults.pauseWrites(redis.node(), Duration.ofMillis(1_500));
+            assertThatThrownBy(lock::unlock).isInstanceOf(LockException.class).hasMessageContaining("Handing over");
+
+            assertThatThrownBy(() -> waiter.get(10, TimeUnit.SECONDS)).as("the waiter's wait ends on the failure")
+                    .hasCauseInstanceOf(LockException.class);
+            Await.until("the hold the hand-over gave the waiter is dropped, well within its 30 s lease",
+                    Duration.ofSeconds(5), () -> "0".equals(redis.node().command("EXISTS", "locksmith:{" + name + "}")));
+            assertThat(redis.lockStateLeftBehind(400)).isEmpty();
+        }
+    }
+
     @Test
     void anErrorWhileAHandOverFailsStillSettlesTheWaiter() throws Exception {
         try (LockManager locks = Locksmith.builder().redisUri(redis.uri()).commandTimeout(Duration.ofMillis(400))
