@@ -251,11 +251,8 @@ class WakeOneTest {
     void aProcessWhoseAttemptRedisRefusesFailsItsWaitAndPassesTheOfferOn(String kind) throws Exception {
         String name = "refused-" + kind;
         String user = "refused-c-" + kind;
-        redis.node().command("ACL", "SETUSER", user, "on", ">secret", "~*", "&*", "+@all");
-        String cUri = redis.uri().replace("redis://", "redis://" + user + ":secret@");
         try (LockManager h = manager(LONG_COMMAND_TIMEOUT);
-             LockManager c = Locksmith.builder().redisUri(cUri).leaseTime(LEASE)
-                     .commandTimeout(LONG_COMMAND_TIMEOUT).build();
+             LockManager c = managerAs(user, LONG_COMMAND_TIMEOUT);
              LockManager d = manager(LONG_COMMAND_TIMEOUT)) {
             DistributedLock held = LockWorker.lockOfKind(h, kind, name);
             held.lock();
@@ -297,11 +294,8 @@ class WakeOneTest {
     void aProcessWhosePubSubConnectionDroppedIsSkippedAndComesBack(String kind) throws Exception {
         String name = "dropped-" + kind;
         String user = "wake-c-" + kind;
-        redis.node().command("ACL", "SETUSER", user, "on", ">secret", "~*", "&*", "+@all");
-        String cUri = redis.uri().replace("redis://", "redis://" + user + ":secret@");
         try (LockManager h = manager(SHORT_COMMAND_TIMEOUT);
-             LockManager c = Locksmith.builder().redisUri(cUri).leaseTime(LEASE)
-                     .commandTimeout(SHORT_COMMAND_TIMEOUT).build();
+             LockManager c = managerAs(user, SHORT_COMMAND_TIMEOUT);
              LockManager d = manager(SHORT_COMMAND_TIMEOUT)) {
             DistributedLock held = LockWorker.lockOfKind(h, kind, name);
             held.lock();
@@ -392,6 +386,16 @@ class WakeOneTest {
 
     private static LockManager manager(Duration commandTimeout) {
         return Locksmith.builder().redisUri(redis.uri()).leaseTime(LEASE).commandTimeout(commandTimeout).build();
+    }
+
+    /**
+     * @return a manager connected as a Redis user of its own, made here with every permission, so
+     *         that the test can take permissions away from this manager alone; the caller deletes it
+     */
+    private static LockManager managerAs(String user, Duration commandTimeout) {
+        redis.node().command("ACL", "SETUSER", user, "on", ">secret", "~*", "&*", "+@all");
+        String uri = redis.uri().replace("redis://", "redis://" + user + ":secret@");
+        return Locksmith.builder().redisUri(uri).leaseTime(LEASE).commandTimeout(commandTimeout).build();
     }
 
     private static JavaProcess waiter(String name, String kind, Duration commandTimeout, Duration wait, String label) {

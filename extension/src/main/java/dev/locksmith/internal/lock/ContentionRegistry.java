@@ -96,7 +96,7 @@ final class ContentionRegistry {
 
     private boolean scheduleEnd(LocalContention contention, long delayNanos) {
         try {
-            scheduler.schedule(() -> endLinger(contention.channel()), delayNanos, TimeUnit.NANOSECONDS);
+            scheduler.schedule(() -> endLinger(contention), delayNanos, TimeUnit.NANOSECONDS);
             contention.lingerEndScheduled = true;
             return true;
         } catch (RuntimeException e) {
@@ -106,9 +106,12 @@ final class ContentionRegistry {
         }
     }
 
-    private void endLinger(String channel) {
+    private void endLinger(LocalContention contention) {
         long idleAtLeast = TimeUnit.MILLISECONDS.toNanos(LINGER_MILLIS);
-        byChannel.computeIfPresent(channel, (key, existing) -> {
+        byChannel.computeIfPresent(contention.channel(), (key, existing) -> {
+            if (existing != contention) {
+                return existing; // ended already and made anew: the new entry schedules its own end
+            }
             existing.lingerEndScheduled = false;
             if (existing.users > 0) {
                 return existing; // in use again; its next last leave schedules the next end
