@@ -57,7 +57,6 @@ final class LocalContention {
     private final LockSubscriptions subscriptions;
     private final long claimPatienceNanos;
     private final LongSupplier clock;
-    private final OfferWatch offerWatch = new OfferWatch();
     private final ReentrantLock mutex = new ReentrantLock();
     private final Condition released = mutex.newCondition(); // waiters outside the line: readers, fair waiters
     private final Deque<HandOver> line = new ArrayDeque<>();
@@ -515,13 +514,6 @@ final class LocalContention {
         } finally {
             mutex.unlock();
         }
-    }
-
-    /**
-     * @return the offer of this lock that a release here made, as its releaser watches it
-     */
-    OfferWatch offerWatch() {
-        return offerWatch;
     }
 
     /**

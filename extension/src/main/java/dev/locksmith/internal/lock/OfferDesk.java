@@ -6,8 +6,11 @@ import dev.locksmith.internal.store.LockStore;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * Moves on an offer of the reentrant lock (see {@code release} and {@code pass-offer} in
@@ -26,6 +29,7 @@ final class OfferDesk {
     private final ScheduledExecutorService scheduler;
     private final long watchMillis;
     private final long reserveMillis;
+    private final ConcurrentMap<String, OfferWatch> watches = new ConcurrentHashMap<>(); // by lock key
 
     /**
      * @param scheduler     runs the releasers' watches; the manager's watchdog scheduler
@@ -63,29 +67,59 @@ final class OfferDesk {
      *                 null when nothing here waits for the lock
      */
     void watch(LockKeys keys, LocalContention releaser, long token, long number) {
-        if (releaser == null) {
-            schedule(keys, () -> check(keys, null, token, number), TimeUnit.MILLISECONDS.toNanos(watchMillis));
-        } else if (releaser.offerWatch().watch(token, number, System.nanoTime())) {
-            scheduleCheck(keys, releaser, TimeUnit.MILLISECONDS.toNanos(watchMillis));
+        long now = System.nanoTime();
+        if (updateWatch(keys, watch -> watch.watch(token, number, releaser, now))) {
+            scheduleCheck(keys, TimeUnit.MILLISECONDS.toNanos(watchMillis));
         }
     }
 
-    private void scheduleCheck(LockKeys keys, LocalContention releaser, long delayNanos) {
-        if (!schedule(keys, () -> checkDue(keys, releaser), delayNanos)) {
-            releaser.offerWatch().unscheduled();
+    private void follow(LockKeys keys, LocalContention releaser, long token, long number) {
+        long now = System.nanoTime();
+        if (updateWatch(keys, watch -> watch.follow(token, number, releaser, now))) {
+            scheduleCheck(keys, TimeUnit.MILLISECONDS.toNanos(watchMillis));
         }
     }
 
-    private void checkDue(LockKeys keys, LocalContention releaser) {
-        OfferWatch.Due due = releaser.offerWatch().due(System.nanoTime(), TimeUnit.MILLISECONDS.toNanos(watchMillis));
+    /**
+     * Updates the lock's watch, made if there is none, atomically with a check that ends it.
+     *
+     * @return what {@code update} returned: whether to schedule a check
+     */
+    private boolean updateWatch(LockKeys keys, Predicate<OfferWatch> update) {
+        boolean[] schedule = {false};
+        watches.compute(keys.lock(), (key, existing) -> {
+            OfferWatch watch = existing == null ? new OfferWatch() : existing;
+            schedule[0] = update.test(watch);
+            return watch;
+        });
+        return schedule[0];
+    }
+
+    private void scheduleCheck(LockKeys keys, long delayNanos) {
+        if (!schedule(keys, () -> checkDue(keys), delayNanos)) {
+            watches.computeIfPresent(keys.lock(), (key, watch) -> {
+                watch.unscheduled();
+                return watch;
+            });
+        }
+    }
+
+    private void checkDue(LockKeys keys) {
+        long now = System.nanoTime();
+        OfferWatch.Due[] found = {null};
+        watches.computeIfPresent(keys.lock(), (key, watch) -> {
+            found[0] = watch.due(now, TimeUnit.MILLISECONDS.toNanos(watchMillis));
+            return watch.isIdle() ? null : watch; // a lock no longer offered keeps no entry here
+        });
+        OfferWatch.Due due = found[0];
         if (due == null) {
             return;
         }
         if (due.waitNanos() > 0) {
-            scheduleCheck(keys, releaser, due.waitNanos());
+            scheduleCheck(keys, due.waitNanos());
             return;
         }
-        check(keys, releaser, due.token(), due.number());
+        check(keys, due.releaser(), due.token(), due.number());
     }
 
     private boolean schedule(LockKeys keys, Runnable check, long delayNanos) {
@@ -123,7 +157,7 @@ final class OfferDesk {
                                 LOG.log(Level.DEBUG, "The offer of lock key " + keys.lock() + " was not taken within "
                                         + watchMillis + " ms; offered to the next waiting process");
                             }
-                            watch(keys, releaser, token, standing);
+                            follow(keys, releaser, token, standing);
                         }
                     });
         } catch (RuntimeException e) {

@@ -8,12 +8,16 @@ package dev.locksmith.internal.lock;
  * process held the lock again since, so the older offer was taken.
  */
 final class OfferWatch {
-    /** What a scheduled check finds: the offer watched, and how long it has still to stand before it is due. */
-    record Due(long token, long number, long waitNanos) {
+    /**
+     * What a scheduled check finds: the offer watched, the threads here that released it (null
+     * when none of them waited for the lock), and how long it has still to stand before it is due.
+     */
+    record Due(long token, long number, LocalContention releaser, long waitNanos) {
     }
 
     private long token;
     private long number;
+    private LocalContention releaser;
     private long since;
     private boolean watching;
     private boolean scheduled;
@@ -21,11 +25,13 @@ final class OfferWatch {
     /**
      * Watches the offer of {@code token} from {@code now} on.
      *
+     * @param offerReleaser the threads here acquiring the lock when it was released, or null
      * @return true when no check is scheduled: the caller schedules one, for the whole watch
      */
-    synchronized boolean watch(long offerToken, long offerNumber, long now) {
+    synchronized boolean watch(long offerToken, long offerNumber, LocalContention offerReleaser, long now) {
         token = offerToken;
         number = offerNumber;
+        releaser = offerReleaser;
         since = now;
         watching = true;
         if (scheduled) {
@@ -33,6 +39,16 @@ final class OfferWatch {
         }
         scheduled = true;
         return true;
+    }
+
+    /**
+     * Watches where a check passed the offer it found due, unless a newer release here made an
+     * offer meanwhile: that one is watched instead, and the older went to this process.
+     *
+     * @return true when the caller schedules the check
+     */
+    synchronized boolean follow(long offerToken, long offerNumber, LocalContention offerReleaser, long now) {
+        return !watching && watch(offerToken, offerNumber, offerReleaser, now);
     }
 
     /**
@@ -49,11 +65,18 @@ final class OfferWatch {
         }
         long wait = since + watchNanos - now;
         if (wait > 0) {
-            return new Due(token, number, wait);
+            return new Due(token, number, releaser, wait);
         }
         watching = false;
         scheduled = false;
-        return new Due(token, number, 0);
+        return new Due(token, number, releaser, 0);
+    }
+
+    /**
+     * @return true when no offer is watched and no check is scheduled: nothing is lost by forgetting this watch
+     */
+    synchronized boolean isIdle() {
+        return !watching && !scheduled;
     }
 
     /**
