@@ -3,9 +3,7 @@ package dev.locksmith.internal.lock;
 import dev.locksmith.internal.redis.ReleaseChannels;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.Condition;
@@ -16,7 +14,7 @@ import java.util.function.LongSupplier;
  * The threads of this process that want one lock (one release channel), and what wakes them.
  * Each {@link WaitStrategy} uses its part: the line ({@link LineWaiting}), where threads wait in
  * arrival order and only the first asks Redis; the plain wake-up count that readers wait on
- * ({@link SoloWaiting}); and the fair queue's addressed wake-ups ({@link QueueWaiting}).
+ * ({@link SoloWaiting}); and the fair queue's waiters, woken by name ({@link QueueTurns}).
  *
  * <p>A last release in this process may hand the lock straight to a sleeping waiter of the line
  * ({@link #claimNext()}, then {@link #handed} or {@link #fellThrough}): the protocol is
@@ -58,12 +56,10 @@ final class LocalContention {
     private final long claimPatienceNanos;
     private final LongSupplier clock;
     private final ReentrantLock mutex = new ReentrantLock();
-    private final Condition released = mutex.newCondition(); // waiters outside the line: readers, fair waiters
+    private final Condition released = mutex.newCondition(); // readers, who wait outside the line
+    private final QueueTurns queueTurns = new QueueTurns(mutex);
     private final Deque<HandOver> line = new ArrayDeque<>();
-    private final Set<String> queuedOwners = new HashSet<>();
-    private final Set<String> addressed = new HashSet<>();
     private long wakeUps;
-    private long generalWakeUps;
     private int handedInARow;
     private int handOversUnderWay; // claimed, or settled but not yet collected by their waiter
     int users; // guarded by the ContentionRegistry's map
@@ -294,15 +290,6 @@ final class LocalContention {
         }
     }
 
-    long generalWakeUps() {
-        mutex.lock();
-        try {
-            return generalWakeUps;
-        } finally {
-            mutex.unlock();
-        }
-    }
-
     /**
      * A message from Redis.
      *
@@ -318,11 +305,9 @@ final class LocalContention {
         try {
             wakeUps++;
             if (EVERYONE.equals(message)) {
-                generalWakeUps++;
                 ring.askAgain();
-            } else if (queuedOwners.contains(message)) {
-                addressed.add(message);
             }
+            queueTurns.heard(message);
             released.signalAll();
             signalFirst();
         } finally {
@@ -419,7 +404,7 @@ final class LocalContention {
         mutex.lock();
         try {
             wakeUps++;
-            generalWakeUps++;
+            queueTurns.wakeEveryone();
             released.signalAll();
             line.forEach(waiter -> waiter.signal().signal());
         } finally {
@@ -445,42 +430,11 @@ final class LocalContention {
         }
     }
 
-    void joinQueue(String owner) {
-        mutex.lock();
-        try {
-            queuedOwners.add(owner);
-        } finally {
-            mutex.unlock();
-        }
-    }
-
-    void leaveQueue(String owner) {
-        mutex.lock();
-        try {
-            queuedOwners.remove(owner);
-            addressed.remove(owner);
-        } finally {
-            mutex.unlock();
-        }
-    }
-
     /**
-     * A fair waiter sleeps until a message names {@code owner}, a message wakes everyone (since
-     * {@code seenGeneral} was read), or the timeout.
+     * @return the fair lock's waiters here, woken by name
      */
-    void awaitTurnInQueue(String owner, long seenGeneral, long timeoutNanos, Waiting waiting)
-            throws InterruptedException {
-        mutex.lock();
-        try {
-            long deadline = System.nanoTime() + timeoutNanos;
-            long left = timeoutNanos;
-            while (!addressed.remove(owner) && generalWakeUps == seenGeneral && left > 0) {
-                waiting.await(released, left);
-                left = deadline - System.nanoTime();
-            }
-        } finally {
-            mutex.unlock();
-        }
+    QueueTurns queueTurns() {
+        return queueTurns;
     }
 
     /**

@@ -23,14 +23,15 @@ final class QueueWaiting implements WaitStrategy {
     public Hold await(Acquisition acquisition, LocalContention contention, long firstAnswer, Deadline deadline,
                       Waiting waiting) throws InterruptedException {
         String owner = acquisition.owner();
-        contention.joinQueue(owner);
+        QueueTurns turns = contention.queueTurns();
+        turns.join(owner);
         Hold hold = null;
         try {
             acquisition.listen(contention);
             Attempts attempts = acquisition.attempts(deadline);
             while (true) {
                 acquisition.checkOpen();
-                long seen = contention.generalWakeUps();
+                long seen = turns.everyoneWoken();
                 long busyForMillis = attempts.run(acquisition::attempt);
                 if (busyForMillis == Acquisition.ACQUIRED) {
                     hold = acquisition.granted();
@@ -42,10 +43,10 @@ final class QueueWaiting implements WaitStrategy {
                 waiting.checkInterrupt();
                 long nanos = Math.min(acquisition.waitNanos(deadline, busyForMillis),
                         TimeUnit.MILLISECONDS.toNanos(acquisition.leaseMillis() / 3));
-                contention.awaitTurnInQueue(owner, seen, nanos, waiting);
+                turns.await(owner, seen, nanos, waiting);
             }
         } finally {
-            contention.leaveQueue(owner);
+            turns.leave(owner);
             if (hold == null) {
                 acquisition.withdraw();
             }

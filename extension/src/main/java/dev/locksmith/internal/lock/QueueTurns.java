@@ -1,0 +1,98 @@
+package dev.locksmith.internal.lock;
+
+import dev.locksmith.internal.redis.ReleaseChannels;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The fair lock's waiters of this process ({@link QueueWaiting}), each woken by name: a release
+ * of the fair lock publishes the owner id whose turn it is, so only that waiter asks Redis. A
+ * message to everyone ({@code *}: a force-unlock, a kept lock, a closing manager) wakes them all.
+ * Releases in this process do not wake them: Redis names the next owner, wherever it waits.
+ *
+ * <p>Guarded by the mutex of the {@link LocalContention} it belongs to, which calls
+ * {@link #heard} and {@link #wakeEveryone()} with that mutex held.
+ */
+final class QueueTurns {
+    private final ReentrantLock mutex;
+    private final Condition turnCame;
+    private final Set<String> waiting = new HashSet<>();
+    private final Set<String> named = new HashSet<>(); // waiting owners a message named since they last looked
+    private long everyoneWoken;
+
+    QueueTurns(ReentrantLock mutex) {
+        this.mutex = mutex;
+        this.turnCame = mutex.newCondition();
+    }
+
+    void join(String owner) {
+        mutex.lock();
+        try {
+            waiting.add(owner);
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    void leave(String owner) {
+        mutex.lock();
+        try {
+            waiting.remove(owner);
+            named.remove(owner);
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * @return how many messages to everyone came so far; what {@link #await} compares against
+     */
+    long everyoneWoken() {
+        mutex.lock();
+        try {
+            return everyoneWoken;
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * Sleeps until a message names {@code owner}, a message to everyone came since
+     * {@code seenEveryone} was read ({@link #everyoneWoken()}), or the timeout.
+     */
+    void await(String owner, long seenEveryone, long timeoutNanos, Waiting waiting) throws InterruptedException {
+        mutex.lock();
+        try {
+            long deadline = System.nanoTime() + timeoutNanos;
+            long left = timeoutNanos;
+            while (!named.remove(owner) && everyoneWoken == seenEveryone && left > 0) {
+                waiting.await(turnCame, left);
+                left = deadline - System.nanoTime();
+            }
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * A message from Redis on the lock's channels; the caller holds the mutex.
+     */
+    void heard(String message) {
+        if (ReleaseChannels.EVERYONE.equals(message)) {
+            wakeEveryone();
+        } else if (waiting.contains(message)) {
+            named.add(message);
+            turnCame.signalAll();
+        }
+    }
+
+    /**
+     * Wakes every fair waiter; the caller holds the mutex.
+     */
+    void wakeEveryone() {
+        everyoneWoken++;
+        turnCame.signalAll();
+    }
+}
