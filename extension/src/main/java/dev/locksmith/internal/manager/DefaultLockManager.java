@@ -66,7 +66,7 @@ public final class DefaultLockManager implements LockManager {
      * @throws LockException if Redis cannot be reached
      */
     public static DefaultLockManager connect(LockSettings settings) {
-        RedisResources resources = RedisResources.create(settings.threadFactory());
+        RedisResources resources = RedisResources.create(settings.threadFactory(), settings.mode());
         LockStore store = null;
         ScheduledExecutorService privateScheduler = null;
         LeaseKeeper leases = null;
