@@ -66,7 +66,7 @@ public final class DefaultLockManager implements LockManager {
      * @throws LockException if Redis cannot be reached
      */
     public static DefaultLockManager connect(LockSettings settings) {
-        RedisResources resources = RedisResources.create(settings.threadFactory(), settings.mode());
+        RedisResources resources = RedisResources.create(settings.threadFactory());
         LockStore store = null;
         ScheduledExecutorService privateScheduler = null;
         LeaseKeeper leases = null;

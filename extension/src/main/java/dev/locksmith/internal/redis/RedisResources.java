@@ -1,14 +1,8 @@
 package dev.locksmith.internal.redis;
 
-import dev.locksmith.RedisMode;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
-import io.lettuce.core.resource.DefaultEventLoopGroupProvider;
-import io.lettuce.core.resource.EventLoopGroupProvider;
-import io.lettuce.core.resource.ThreadFactoryProvider;
 import io.netty.util.concurrent.DefaultThreadFactory;
-import io.netty.util.concurrent.Future;
-import io.netty.util.concurrent.GenericFutureListener;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.Set;
@@ -17,7 +11,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 /**
@@ -25,52 +18,37 @@ import java.util.stream.Collectors;
  * connection it opens: one set however many servers it talks to (a RedLock manager reaches
  * several masters). Inside a container the threads come from the container's
  * {@code ManagedThreadFactory}, so the server knows and manages them.
- *
- * <p>A manager of one server (standalone or Sentinel) has one I/O thread: it has two connections,
- * commands and pub/sub, and with both on one thread, the attempt the pub/sub thread sends when
- * Redis offers this process a lock is written at once, where a second thread would first have to
- * be woken to write it. That wake-up is on the path of every hand-off between processes. A
- * cluster or RedLock manager, with connections to several servers, keeps Lettuce's default.
  */
 public final class RedisResources implements AutoCloseable {
     private static final Logger LOG = System.getLogger(RedisResources.class.getName());
 
     private final ClientResources resources;
-    /** The one I/O thread of a manager of one server; Lettuce does not stop a provider it was given. */
-    private final EventLoopGroupProvider ownIoThread;
     /** Every thread Lettuce made for these resources: few, made once each; named when one does not stop. */
     private final Set<Thread> threads;
 
-    private RedisResources(ClientResources resources, EventLoopGroupProvider ownIoThread, Set<Thread> threads) {
+    private RedisResources(ClientResources resources, Set<Thread> threads) {
         this.resources = resources;
-        this.ownIoThread = ownIoThread;
         this.threads = threads;
     }
 
     /**
      * @param threadFactory where the threads come from; null for Lettuce's own daemon threads
-     * @param mode          how the manager reaches Redis, which sets the number of I/O threads
      * @return the resources; close them after every connection made with them
      */
-    public static RedisResources create(ThreadFactory threadFactory, RedisMode mode) {
+    public static RedisResources create(ThreadFactory threadFactory) {
         Set<Thread> threads = ConcurrentHashMap.newKeySet();
-        ThreadFactoryProvider recorded = poolName -> {
-            // Lettuce's own default, when the container gives no factory: daemon threads named by pool.
-            ThreadFactory pool = threadFactory != null ? threadFactory : new DefaultThreadFactory(poolName, true);
-            return task -> {
-                Thread thread = pool.newThread(task);
-                threads.add(thread);
-                return thread;
-            };
-        };
-        ClientResources.Builder builder = DefaultClientResources.builder().threadFactoryProvider(recorded);
-        EventLoopGroupProvider ownIoThread = null;
-        if (mode == RedisMode.STANDALONE || mode == RedisMode.SENTINEL) {
-            // Lettuce's ioThreadPoolSize has a floor of 2; a provider of our own may have 1.
-            ownIoThread = new DefaultEventLoopGroupProvider(1, recorded);
-            builder.eventLoopGroupProvider(ownIoThread);
-        }
-        return new RedisResources(builder.build(), ownIoThread, threads);
+        ClientResources resources = DefaultClientResources.builder()
+                .threadFactoryProvider(poolName -> {
+                    // Lettuce's own default, when the container gives no factory: daemon threads named by pool.
+                    ThreadFactory pool = threadFactory != null ? threadFactory : new DefaultThreadFactory(poolName, true);
+                    return task -> {
+                        Thread thread = pool.newThread(task);
+                        threads.add(thread);
+                        return thread;
+                    };
+                })
+                .build();
+        return new RedisResources(resources, threads);
     }
 
     ClientResources lettuce() {
@@ -95,22 +73,14 @@ public final class RedisResources implements AutoCloseable {
     public void close() {
         CompletableFuture<Object> stopped = new CompletableFuture<>();
         try {
-            Future<Boolean> lettuce = resources.shutdown(ShutdownBound.QUIET_PERIOD.toMillis(),
-                    ShutdownBound.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            Future<Boolean> ioThread = ownIoThread == null ? null : ownIoThread.shutdown(
-                    ShutdownBound.QUIET_PERIOD.toMillis(), ShutdownBound.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            AtomicInteger pending = new AtomicInteger(ioThread == null ? 1 : 2);
-            GenericFutureListener<Future<Boolean>> done = future -> {
-                if (!future.isSuccess()) {
-                    stopped.completeExceptionally(future.cause());
-                } else if (pending.decrementAndGet() == 0) {
-                    stopped.complete(null);
-                }
-            };
-            lettuce.addListener(done);
-            if (ioThread != null) {
-                ioThread.addListener(done);
-            }
+            resources.shutdown(ShutdownBound.QUIET_PERIOD.toMillis(), ShutdownBound.TIMEOUT.toMillis(),
+                    TimeUnit.MILLISECONDS).addListener(future -> {
+                        if (future.isSuccess()) {
+                            stopped.complete(null);
+                        } else {
+                            stopped.completeExceptionally(future.cause());
+                        }
+                    });
             ShutdownBound.await(stopped, "Stopping Lettuce's I/O and event threads", this::threadsStillRunning);
         } catch (ExecutionException | RuntimeException e) {
             LOG.log(Level.WARNING, "Stopping Lettuce's I/O and event threads failed; the lock manager closes"

@@ -50,7 +50,7 @@ class LeaseKeeperTest {
     void start() {
         server = LocalRedisServer.start();
         proxy = StallingProxy.inFrontOf(server);
-        resources = RedisResources.create(null, RedisMode.STANDALONE);
+        resources = RedisResources.create(null);
         store = LockStore.connect(resources, RedisMode.STANDALONE, List.of(RedisURI.create(proxy.uri())),
                 Duration.ofMillis(200), LEASE);
         leases = new LeaseKeeper(store, new RedisReplies(Duration.ofMillis(200), LockObserver.NONE), ticks, clock::get,

@@ -34,7 +34,7 @@ class BoundedCloseTest {
 
     @Test
     void closeReturnsWithinItsBoundAndNamesTheThreadThatIsStuck() throws Exception {
-        RedisResources resources = RedisResources.create(null, RedisMode.STANDALONE);
+        RedisResources resources = RedisResources.create(null);
         RedisEndpoint endpoint = RedisEndpoint.connect(resources, RedisMode.STANDALONE,
                 List.of(RedisURI.create(redis.uri())), Duration.ofSeconds(5));
         CountDownLatch stuck = new CountDownLatch(1);
@@ -55,8 +55,7 @@ class BoundedCloseTest {
             }
         });
         endpoint.pubSub().async().subscribe("stuck").get(5, TimeUnit.SECONDS);
-        // Not waited for: the manager's one I/O thread may run the listener before it reads this reply.
-        endpoint.commands().publish("stuck", "block");
+        endpoint.commands().publish("stuck", "block").get(5, TimeUnit.SECONDS);
         assertThat(stuck.await(5, TimeUnit.SECONDS)).as("the I/O thread runs the blocking listener").isTrue();
 
         try (LogCapture logs = LogCapture.start()) {
