@@ -139,7 +139,9 @@ class WakeOneTest {
                 redis.node().command("CONFIG", "RESETSTAT");
                 long releasedAt = System.nanoTime();
                 held.unlock();
-                assertThat(offeredTo(kind, name)).as("the lock stands offered to frozen C").isEqualTo(cId);
+                assertThat(offeredTo(kind, name)).as("the lock stands offered to frozen C; lock %s, listening %s",
+                        lockState(kind, name), RespClient.call(redis.node().port(), "PUBSUB", "CHANNELS", "*"))
+                        .isEqualTo(cId);
 
                 long waited = TimeUnit.NANOSECONDS.toMillis(dAcquiredAt.get(20, TimeUnit.SECONDS) - releasedAt);
                 long scripts = scriptCalls();
@@ -460,7 +462,17 @@ class WakeOneTest {
         } else {
             offer = (String) RespClient.call(redis.node().port(), "HGET", "locksmith:{" + name + "}:rw", "x");
         }
-        return offer == null ? null : offer.substring(0, offer.indexOf(":|"));
+        // A write lock's offer that was taken reads '' until the next release.
+        return offer == null || offer.isEmpty() ? null : offer.substring(0, offer.indexOf(":|"));
+    }
+
+    /**
+     * @return the lock's whole state in Redis, for assertion messages
+     */
+    private static Object lockState(String kind, String name) {
+        return kind.equals("reentrant")
+                ? RespClient.call(redis.node().port(), "GET", "locksmith:{" + name + "}")
+                : RespClient.call(redis.node().port(), "HGETALL", "locksmith:{" + name + "}:rw");
     }
 
     /**
