@@ -379,11 +379,17 @@ class WakeOneTest {
      */
     private static void assertNothingLeft(long commandTimeoutMillis) {
         List<String> left = redis.lockStateLeftBehind(commandTimeoutMillis);
-        assertThat(left).as("lock state left behind: %s", left.stream().map(key -> key + " = "
-                + ("hash".equals(redis.node().command("TYPE", key))
-                        ? RespClient.call(redis.node().port(), "HGETALL", key)
-                        : RespClient.call(redis.node().port(), "GET", key))
+        assertThat(left).as("lock state left behind: %s", left.stream().map(key -> key + " = " + stateOf(key)
                 + " (pttl " + redis.node().command("PTTL", key) + " ms)").toList()).isEmpty();
+    }
+
+    /**
+     * @return what a key holds (a string's value or a hash's fields), for assertion messages
+     */
+    private static Object stateOf(String key) {
+        return "hash".equals(redis.node().command("TYPE", key))
+                ? RespClient.call(redis.node().port(), "HGETALL", key)
+                : RespClient.call(redis.node().port(), "GET", key);
     }
 
     private static LockManager manager(Duration commandTimeout) {
@@ -470,16 +476,18 @@ class WakeOneTest {
      * @return the lock's whole state in Redis, for assertion messages
      */
     private static Object lockState(String kind, String name) {
-        return kind.equals("reentrant")
-                ? RespClient.call(redis.node().port(), "GET", "locksmith:{" + name + "}")
-                : RespClient.call(redis.node().port(), "HGETALL", "locksmith:{" + name + "}:rw");
+        return stateOf(lockKey(kind, name));
+    }
+
+    private static String lockKey(String kind, String name) {
+        return "locksmith:{" + name + "}" + (kind.equals("reentrant") ? "" : ":rw");
     }
 
     /**
      * @return the channel on which only that manager's process hears of the lock
      */
     private static String address(String kind, String name, String managerId) {
-        return "locksmith:{" + name + "}" + (kind.equals("reentrant") ? "" : ":rw") + ":released:" + managerId + ":";
+        return lockKey(kind, name) + ":released:" + managerId + ":";
     }
 
     /**
