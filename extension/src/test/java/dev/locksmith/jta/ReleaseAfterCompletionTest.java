@@ -260,6 +260,30 @@ class ReleaseAfterCompletionTest {
         otherJvm.getLock("stock:9").unlock();
     }
 
+    @Test
+    void nestedUsesWhoseReleasesRedisRefusesAfterCommitStillFreeTheLockWithinOneLease() throws Exception {
+        AtomicReference<AutoCloseable> busy = new AtomicReference<>();
+        try (LogCapture logs = LogCapture.start()) {
+            transactions.begin();
+            stock.reserveTwice("12", () -> true); // two deferred releases of one hold: a count-down, then the last
+            transactions.getTransaction().enlistResource(new CommittingResource(() -> busy.set(RedisFaults.busy(redis.node()))));
+
+            transactions.commit();
+
+            assertThat(engine().statistics().holds()).as("holds kept after the failed releases").isZero();
+            assertThat(engine().statistics().renewed()).as("leases still renewed").isZero();
+            assertThat(logs.messages()).anyMatch(line -> line.contains("Could not release lock 'stock:12'")
+                    && line.contains("the release still counted"));
+            assertThat(logs.messages()).anyMatch(line -> line.contains("Could not release lock 'stock:12'")
+                    && line.contains("frees itself when its lease runs out"));
+        }
+        busy.get().close();
+        long freedWithin = System.nanoTime();
+        assertThat(otherJvm.getLock("stock:12").tryLock(LEASE_MILLIS + 2_000, TimeUnit.MILLISECONDS)).isTrue();
+        assertThat(Duration.ofNanos(System.nanoTime() - freedWithin)).isLessThan(Duration.ofMillis(LEASE_MILLIS + 1_000));
+        otherJvm.getLock("stock:12").unlock();
+    }
+
     /**
      * A resource of the transaction whose commit runs an action: the moment between the check
      * before completion and the release after it.

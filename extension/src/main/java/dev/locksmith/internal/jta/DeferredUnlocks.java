@@ -100,25 +100,34 @@ final class DeferredUnlocks implements Synchronization {
     }
 
     private static void release(Hold hold, Owed owed, int status) {
-        try {
-            for (int i = 0; i < owed.releases; i++) {
+        String outcome = status == Status.STATUS_COMMITTED ? "committed" : "rolled back";
+        for (int i = 0; i < owed.releases; i++) {
+            boolean last = hold.count() <= 1;
+            try {
                 owed.lock.release(hold);
+            } catch (LockLostException e) {
+                // Nothing of ours is left to release: the lock is free or someone else's by now.
+                if (status == Status.STATUS_COMMITTED) {
+                    LOG.log(Level.WARNING, "Lock '" + hold.name() + "' was lost after it was confirmed before the"
+                            + " commit and before its release: " + e.getMessage());
+                } else {
+                    LOG.log(Level.INFO, "Lock '" + hold.name() + "' was lost before the transaction rolled back;"
+                            + " nothing of the transaction was committed, and nothing is left to release");
+                }
+                return;
+            } catch (RuntimeException e) {
+                // afterCompletion must not throw: the outcome is decided, and a server may log and
+                // swallow or mis-handle the exception. A failed count-down still counted, so the
+                // releases owed after it go on and the last one ends the hold.
+                LOG.log(Level.WARNING, "Could not release lock '" + hold.name() + "' after the transaction " + outcome
+                        + (last ? "; it is no longer renewed and frees itself when its lease runs out, within "
+                                + hold.leaseMillis() + " ms: "
+                                : "; the release still counted, and the hold ends with the release that"
+                                        + " ends it: ") + e.getMessage(), e);
+                if (last) {
+                    return;
+                }
             }
-        } catch (LockLostException e) {
-            // Nothing of ours is left to release: the lock is free or someone else's by now.
-            if (status == Status.STATUS_COMMITTED) {
-                LOG.log(Level.WARNING, "Lock '" + hold.name() + "' was lost after it was confirmed before the commit"
-                        + " and before its release: " + e.getMessage());
-            } else {
-                LOG.log(Level.INFO, "Lock '" + hold.name() + "' was lost before the transaction rolled back; nothing"
-                        + " of the transaction was committed, and nothing is left to release");
-            }
-        } catch (RuntimeException e) {
-            // afterCompletion must not throw: the outcome is decided, and a server may log and
-            // swallow or mis-handle the exception. The lease frees the lock in the end.
-            LOG.log(Level.WARNING, "Could not release lock '" + hold.name() + "' after the transaction "
-                    + (status == Status.STATUS_COMMITTED ? "committed" : "rolled back")
-                    + "; it is freed when its lease runs out: " + e.getMessage(), e);
         }
     }
 

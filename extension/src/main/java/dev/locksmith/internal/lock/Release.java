@@ -147,7 +147,8 @@ final class Release {
      * @throws LockLostException if Redis no longer had the hold
      * @throws LockException     if Redis answered with an error or not at all: for a last release
      *                           the hold is forgotten here and the lock frees itself when its
-     *                           lease runs out; otherwise the hold stays as it was
+     *                           lease runs out; otherwise the hold's count still goes down, so the
+     *                           release that ends it needs no repeat of this one
      */
     int settle() {
         try {
@@ -161,7 +162,17 @@ final class Release {
     }
 
     private int settleCount() {
-        if (answer != null && lock.context().replies().await(answer, "Updating ", lock.description()) == 0) {
+        long result;
+        try {
+            result = answer == null ? 1 : lock.context().replies().await(answer, "Updating ", lock.description());
+        } catch (LockException e) {
+            // The count is the holder's own (Redis keeps a copy for inspection only): it goes down
+            // whatever Redis answered, so the outer release still ends the hold. Left as it was, the
+            // watchdog would renew a hold nobody means to release again.
+            hold.countIs(hold.count() - 1);
+            throw countDownFailed(e);
+        }
+        if (result == 0) {
             lock.context().leases().forget(hold);
             throw lost(lock, hold, "before it was released: its lease expired or it was force-unlocked");
         }
@@ -212,6 +223,15 @@ final class Release {
         String message = cause.getMessage() + ". The hold (fencing token " + hold.fencingToken() + ") is dropped here"
                 + " and no longer renewed, so the lock frees itself when its lease runs out, within "
                 + hold.leaseMillis() + " ms";
+        LOG.log(Level.WARNING, message);
+        lock.context().observer().releaseFailed(lock.label(), RedisErrors.kind(cause));
+        return new LockException(hold.name(), message, cause);
+    }
+
+    private LockException countDownFailed(LockException cause) {
+        String message = cause.getMessage() + ". The release still counted: the " + lock.description() + " (fencing"
+                + " token " + hold.fencingToken() + ") is held " + hold.count() + " more time(s) here, and the"
+                + " release that ends it frees it as usual; until then describe() may show the count from before";
         LOG.log(Level.WARNING, message);
         lock.context().observer().releaseFailed(lock.label(), RedisErrors.kind(cause));
         return new LockException(hold.name(), message, cause);

@@ -75,6 +75,51 @@ class ReleaseFailureTest {
         }
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("answersRetryingCannotFix")
+    void aNestedHoldWhoseInnerReleaseFailsIsFreedByTheOuterRelease(String error,
+            Function<RedisServerExtension, AutoCloseable> fault) throws Exception {
+        try (DefaultLockManager locks = (DefaultLockManager) Locksmith.builder().redisUri(redis.uri()).leaseTime(LEASE)
+                .build();
+             LockManager others = Locksmith.builder().redisUri(redis.uri()).build()) {
+            DistributedLock lock = locks.getLock("nested-failed-release-" + error);
+            lock.lock();
+            lock.lock();
+
+            try (AutoCloseable ignored = fault.apply(redis)) {
+                assertThatThrownBy(lock::unlock).isInstanceOf(LockException.class).hasMessageContaining(error)
+                        .hasMessageContaining("held 1 more time");
+            }
+            assertThat(lock.getHoldCount()).as("the failed inner release still counted").isOne();
+            lock.unlock();
+
+            assertThat(locks.statistics().holds()).as("holds kept after the outer release").isZero();
+            assertThat(others.getLock("nested-failed-release-" + error).tryLock()).as("free at once").isTrue();
+            others.getLock("nested-failed-release-" + error).unlock();
+        }
+    }
+
+    @Test
+    void aNestedHoldWhoseInnerReleaseNeverAnsweredIsFreedByTheOuterRelease() throws Exception {
+        try (DefaultLockManager locks = (DefaultLockManager) Locksmith.builder().redisUri(redis.uri()).leaseTime(LEASE)
+                .commandTimeout(Duration.ofMillis(300)).build();
+             LockManager others = Locksmith.builder().redisUri(redis.uri()).build()) {
+            DistributedLock lock = locks.getLock("nested-unanswered");
+            lock.lock();
+            lock.lock();
+
+            loadScripts("hold-count");
+            RedisFaults.pauseWrites(redis.node(), Duration.ofMillis(1_000));
+            assertThatThrownBy(lock::unlock).isInstanceOf(LockException.class).hasMessageContaining("timed out");
+            redis.node().command("DEL", "after-the-pause"); // a write: answered once the pause is over
+            lock.unlock();
+
+            assertThat(locks.statistics().holds()).isZero();
+            assertThat(others.getLock("nested-unanswered").tryLock()).isTrue();
+            others.getLock("nested-unanswered").unlock();
+        }
+    }
+
     @Test
     void aReleaseWhoseAnswerNeverCameIsNotTakenForALoss() throws Exception {
         try (CountedMetrics metrics = new CountedMetrics();
