@@ -410,12 +410,14 @@ end
 -- keep: the last hold of an owner on the reentrant or fair lock ends before its minimum hold has
 -- passed (a job that returned early): instead of being deleted, the lock stays taken, by nobody
 -- (mark 'k', which no owner holds and no acquisition takes), for what is left of the minimum hold,
--- and then expires. Waiters wait for its time to live, as for any holder's lease; processes in the
--- ring are woken once to learn it, as the kept lock is offered to nobody.
+-- and then expires. Waiters wait for its time to live, as for any holder's lease; everyone a
+-- release would wake is woken once to learn it (processes in the ring, waiters that asked for '*',
+-- the head of the fair queue), as the kept lock is offered to nobody and now ends sooner.
 -- The latch is written first, as by release: a script that fails after it leaves the lock held
 -- by the owner until its own lease runs out, never freed early; a retry answers what the first
 -- copy would have.
--- KEYS[1] lock, KEYS[2] release channel, KEYS[3] the owner's release latch
+-- KEYS[1] lock, KEYS[2] release channel, KEYS[3] the owner's release latch, KEYS[4] fair queue,
+-- KEYS[5] fair place prefix
 -- ARGV[1] owner, ARGV[2] latch lifetime ms, ARGV[3] how long to keep the lock, ms, ARGV[4] request id,
 -- ARGV[5] publish command
 -- returns 0 when kept, -1 when the owner held nothing (lost)
@@ -425,9 +427,10 @@ function ops.keep()
     if answer then
         return answer
     end
-    local _, owner, token, _, since, ring, thread = exclusive_fields(current)
+    local mark, owner, token, _, since, ring, thread = exclusive_fields(current)
     redis.call('set', KEYS[1], exclusive_value('k', owner, token, 0, since, '', thread), 'xx', 'px', ARGV[3])
-    if ring ~= '' then
+    wake_fair_head(KEYS[4], KEYS[5], KEYS[2], ARGV[5])
+    if ring ~= '' or mark == 'W' or mark == 'F' then
         wake(ARGV[5], KEYS[2], '*')
     end
     return 0

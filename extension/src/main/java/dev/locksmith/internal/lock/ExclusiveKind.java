@@ -40,7 +40,8 @@ class ExclusiveKind extends LockKind {
 
     @Override
     final ScriptCall keep(LockKeys keys, String owner, String requestId, long latchMillis, long keepMillis) {
-        return LockScript.integer("keep", new String[] {keys.lock(), keys.channel(), keys.latch(owner)}, owner,
+        return LockScript.integer("keep", new String[] {keys.lock(), keys.channel(), keys.latch(owner), keys.queue(),
+                keys.placePrefix()}, owner,
                 Long.toString(latchMillis), Long.toString(keepMillis), requestId, keys.publish());
     }
 
