@@ -8,6 +8,8 @@ import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
 import dev.locksmith.testing.Await;
 import dev.locksmith.testing.JavaProcess;
+import dev.locksmith.testing.LogCapture;
+import dev.locksmith.testing.RedisFaults;
 import dev.locksmith.testing.RedisServerExtension;
 import dev.locksmith.testing.RespClient;
 import java.time.Duration;
@@ -170,6 +172,101 @@ class WakeOneTest {
             assertThat(c.awaitExit(Duration.ofSeconds(30))).isZero();
         }
         assertNothingLeft(SHORT_COMMAND_TIMEOUT.toMillis());
+    }
+
+    /**
+     * H's release offers the lock to frozen C, and H then closes in an orderly way, before its
+     * watch would pass the offer on: {@code close()} passes it on itself before it returns, so D
+     * gets the lock at once, not when the offer's reservation (a lease) runs out.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"reentrant", "write"})
+    void anOfferStandingWhenItsMakerClosesIsPassedOnByTheClose(String kind) throws Exception {
+        String name = "closing-maker-" + kind;
+        try (LockManager d = manager(LONG_COMMAND_TIMEOUT);
+             JavaProcess c = waiter(name, kind, LONG_COMMAND_TIMEOUT, Duration.ofSeconds(90), "C")) {
+            LockManager h = manager(LONG_COMMAND_TIMEOUT);
+            OfferToFrozen offer = offerToFrozen(c, h, d, kind, name);
+            try {
+                h.close();
+                long closedAt = System.nanoTime();
+                assertThat(offeredTo(kind, name)).as("offered to when close() returned").isNotEqualTo(offer.cId());
+
+                long waited = TimeUnit.NANOSECONDS.toMillis(offer.dAcquiredAt().get(20, TimeUnit.SECONDS) - closedAt);
+                assertThat(waited).as("ms D waited after H closed, C frozen").isLessThan(MARGIN.toMillis());
+            } finally {
+                c.signal("CONT");
+            }
+            finishWithC(c, d, kind, name);
+        }
+        assertNothingLeft(LONG_COMMAND_TIMEOUT.toMillis());
+    }
+
+    /**
+     * H's watch passes on the offer that frozen C does not take, and Redis answers that pass-on
+     * with BUSY: the watch tries again a command timeout later instead of leaving the offer to lapse
+     * with its lease, so D gets the lock within two command timeouts of the release.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"reentrant", "write"})
+    void aPassOnThatMeetsBusyIsTriedAgain(String kind) throws Exception {
+        String name = "busy-pass-on-" + kind;
+        try (LogCapture logs = LogCapture.start();
+             LockManager h = manager(SHORT_COMMAND_TIMEOUT);
+             LockManager d = manager(SHORT_COMMAND_TIMEOUT);
+             JavaProcess c = waiter(name, kind, SHORT_COMMAND_TIMEOUT, Duration.ofSeconds(90), "C")) {
+            long releasedAt;
+            CompletableFuture<Long> dAcquiredAt;
+            try {
+                dAcquiredAt = offerToFrozen(c, h, d, kind, name).dAcquiredAt();
+                releasedAt = System.nanoTime();
+                try (AutoCloseable busy = RedisFaults.busy(redis.node())) {
+                    Await.until("H's pass-on met BUSY", Duration.ofSeconds(10), () -> logs.messages().stream()
+                            .anyMatch(line -> line.contains("Could not pass on the untaken offer") && line.contains("BUSY")));
+                }
+
+                long waited = TimeUnit.NANOSECONDS.toMillis(dAcquiredAt.get(20, TimeUnit.SECONDS) - releasedAt);
+                assertThat(waited).as("ms D waited after H's release, C frozen and the first pass-on refused")
+                        .isLessThan(SHORT_COMMAND_TIMEOUT.multipliedBy(2).plus(MARGIN).toMillis());
+            } finally {
+                c.signal("CONT");
+            }
+            finishWithC(c, d, kind, name);
+        }
+        assertNothingLeft(SHORT_COMMAND_TIMEOUT.toMillis());
+    }
+
+    /**
+     * H holds the lock, C waits first in the ring and then freezes, D waits second; H releases,
+     * which offers the lock to frozen C.
+     */
+    private OfferToFrozen offerToFrozen(JavaProcess c, LockManager h, LockManager d, String kind, String name) {
+        DistributedLock held = LockWorker.lockOfKind(h, kind, name);
+        held.lock();
+        c.awaitLine("WAITING", Duration.ofSeconds(30));
+        String cId = awaitRing(kind, name, 1).get(0);
+        CompletableFuture<Long> dAcquiredAt = acquireIn(holderOfD, LockWorker.lockOfKind(d, kind, name));
+        assertThat(awaitRing(kind, name, 2)).startsWith(cId);
+        c.signal("STOP");
+        held.unlock();
+        assertThat(offeredTo(kind, name)).as("the lock stands offered to frozen C; lock %s", lockState(kind, name))
+                .isEqualTo(cId);
+        return new OfferToFrozen(cId, dAcquiredAt);
+    }
+
+    /** The manager id of frozen C, and when D acquires. */
+    private record OfferToFrozen(String cId, CompletableFuture<Long> dAcquiredAt) {
+    }
+
+    /**
+     * D releases the lock it took, and resumed C, still waiting, takes it and ends.
+     */
+    private void finishWithC(JavaProcess c, LockManager d, String kind, String name) throws Exception {
+        unlockIn(holderOfD, LockWorker.lockOfKind(d, kind, name));
+        c.awaitLine("ACQUIRED", Duration.ofSeconds(20));
+        redis.node().command("RPUSH", "go:C", "go");
+        c.awaitLine("DONE", Duration.ofSeconds(30));
+        assertThat(c.awaitExit(Duration.ofSeconds(30))).isZero();
     }
 
     /**

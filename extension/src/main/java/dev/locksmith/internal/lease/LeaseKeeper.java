@@ -43,6 +43,7 @@ public final class LeaseKeeper implements AutoCloseable {
     private final LockObserver observer;
     private final LongSupplier nanoClock;
     private final long watchdogLeaseMillis;
+    private final ScheduledExecutorService scheduler;
     private final ScheduledFuture<?> ticks;
     private final AtomicLong lostCount = new AtomicLong();
     private volatile boolean closed;
@@ -65,6 +66,7 @@ public final class LeaseKeeper implements AutoCloseable {
         this.nanoClock = nanoClock;
         this.watchdogLeaseMillis = watchdogLease.toMillis();
         long period = Math.max(1, watchdogLeaseMillis / 3);
+        this.scheduler = scheduler;
         this.ticks = scheduler.scheduleAtFixedRate(this::tick, period, period, TimeUnit.MILLISECONDS);
     }
 
@@ -275,6 +277,7 @@ public final class LeaseKeeper implements AutoCloseable {
     @Override
     public void close() {
         ticks.cancel(false);
+        ScheduledTasks.purge(scheduler); // a container's scheduler outlives the manager: leave no task queued
         closed = true;
         List<Hold> left = holds.all();
         renewed.clear();

@@ -1,5 +1,6 @@
 package dev.locksmith.internal.lock;
 
+import dev.locksmith.internal.lease.ScheduledTasks;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
@@ -11,7 +12,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -33,7 +33,7 @@ final class ContentionRegistry {
     private final LongSupplier clock;
     private final OfferDesk desk;
     private final String managerId;
-    private final ScheduledExecutorService scheduler;
+    private final ScheduledTasks tasks;
     private final List<Ended> ended = new CopyOnWriteArrayList<>(); // entries ended while closing
 
     /**
@@ -43,16 +43,17 @@ final class ContentionRegistry {
      * @param clock              the lease keeper's clock, in nanoseconds
      * @param desk               passes on offers nobody here takes
      * @param managerId          this manager's id, which names its own channels
-     * @param scheduler          ends the entries that lingered long enough
+     * @param tasks              ends the entries that lingered long enough, on the manager's
+     *                           scheduler; shared with the desk, and cancelled by {@link #closeAll}
      */
     ContentionRegistry(ManagerState state, long claimPatienceNanos, LongSupplier clock, OfferDesk desk,
-                       String managerId, ScheduledExecutorService scheduler) {
+                       String managerId, ScheduledTasks tasks) {
         this.state = state;
         this.claimPatienceNanos = claimPatienceNanos;
         this.clock = clock;
         this.desk = desk;
         this.managerId = managerId;
-        this.scheduler = scheduler;
+        this.tasks = tasks;
     }
 
     LocalContention enter(LockKeys keys) {
@@ -96,7 +97,7 @@ final class ContentionRegistry {
 
     private boolean scheduleEnd(LocalContention contention, long delayNanos) {
         try {
-            scheduler.schedule(() -> endLinger(contention), delayNanos, TimeUnit.NANOSECONDS);
+            tasks.schedule(() -> endLinger(contention), delayNanos);
             contention.lingerEndScheduled = true;
             return true;
         } catch (RuntimeException e) {
@@ -161,9 +162,11 @@ final class ContentionRegistry {
 
     /**
      * Ends every entry at close, once the calls under way ended: offers this process heard and did
-     * not take are passed on, the subscriptions end, and then every offer of these locks to a
-     * process that no longer listens (this one, or one that closed or died meanwhile) is passed on,
-     * so that a closed manager leaves no offer standing in Redis.
+     * not take are passed on, the subscriptions end, and then every offer a release here made and
+     * still watches is passed on at once (no check of this process will do it later), and every
+     * offer of these locks to a process that no longer listens (this one, or one that closed or
+     * died meanwhile) too, so that a closed manager leaves no offer standing in Redis. Last, every
+     * task this manager scheduled is cancelled.
      *
      * @param patienceNanos how long to wait for Redis's confirmations, at most
      */
@@ -181,7 +184,7 @@ final class ContentionRegistry {
         try {
             CompletableFuture.allOf(unsubscribed.toArray(CompletableFuture[]::new))
                     .get(patienceNanos, TimeUnit.NANOSECONDS);
-            List<CompletableFuture<Long>> reaped = new ArrayList<>();
+            List<CompletableFuture<Long>> reaped = new ArrayList<>(desk.passOnAllAtClose());
             for (Ended entry : known) {
                 reaped.add(desk.reap(entry.keys()).toCompletableFuture());
             }
@@ -192,6 +195,8 @@ final class ContentionRegistry {
         } catch (ExecutionException | TimeoutException | RuntimeException e) {
             LOG.log(Level.WARNING, "Closing: could not make sure that no lock stays offered to a process that closed;"
                     + " such an offer lapses within one lease: " + e);
+        } finally {
+            tasks.cancelAll();
         }
     }
 

@@ -4,6 +4,7 @@ import dev.locksmith.DistributedLock;
 import dev.locksmith.DistributedReadWriteLock;
 import dev.locksmith.internal.config.LockSettings;
 import dev.locksmith.internal.lease.LeaseKeeper;
+import dev.locksmith.internal.lease.ScheduledTasks;
 import dev.locksmith.internal.observe.LockLabels;
 import dev.locksmith.internal.observe.LockObserver;
 import dev.locksmith.internal.store.LockStore;
@@ -48,10 +49,11 @@ public final class LockEngine {
         long roundTrip = replies.longestWaitNanos();
         this.closePatienceNanos = 2 * roundTrip;
         OwnerIds owners = new OwnerIds();
-        OfferDesk offers = new OfferDesk(store, scheduler, settings.commandTimeout().toMillis(),
+        ScheduledTasks tasks = new ScheduledTasks(scheduler);
+        OfferDesk offers = new OfferDesk(store, tasks, settings.commandTimeout().toMillis(),
                 settings.lease().toMillis());
         this.context = new LockContext(settings, store, replies, leases,
-                new ContentionRegistry(state, roundTrip, leases::now, offers, owners.managerId(), scheduler), owners,
+                new ContentionRegistry(state, roundTrip, leases::now, offers, owners.managerId(), tasks), owners,
                 state, observer, labels, ProcessDescription.of(settings.telemetry().applicationName()));
     }
 

@@ -1,14 +1,17 @@
 package dev.locksmith.internal.lock;
 
+import dev.locksmith.internal.lease.ScheduledTasks;
 import dev.locksmith.internal.redis.ScriptCall;
 import dev.locksmith.internal.store.LockScript;
 import dev.locksmith.internal.store.LockStore;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -26,20 +29,20 @@ final class OfferDesk {
     private static final Logger LOG = System.getLogger(OfferDesk.class.getName());
 
     private final LockStore store;
-    private final ScheduledExecutorService scheduler;
+    private final ScheduledTasks tasks;
     private final long watchMillis;
     private final long reserveMillis;
-    private final ConcurrentMap<String, OfferWatch> watches = new ConcurrentHashMap<>(); // by lock key
+    private final ConcurrentMap<LockKeys, OfferWatch> watches = new ConcurrentHashMap<>();
 
     /**
-     * @param scheduler     runs the releasers' watches; the manager's watchdog scheduler
+     * @param tasks         runs the releasers' watches on the manager's watchdog scheduler
      * @param watchMillis   how long an offer may stand before its releaser passes it on: the
      *                      command timeout
      * @param reserveMillis how long an offer passed on keeps the lock at most: the lease
      */
-    OfferDesk(LockStore store, ScheduledExecutorService scheduler, long watchMillis, long reserveMillis) {
+    OfferDesk(LockStore store, ScheduledTasks tasks, long watchMillis, long reserveMillis) {
         this.store = store;
-        this.scheduler = scheduler;
+        this.tasks = tasks;
         this.watchMillis = watchMillis;
         this.reserveMillis = reserveMillis;
     }
@@ -87,7 +90,7 @@ final class OfferDesk {
      */
     private boolean updateWatch(LockKeys keys, Predicate<OfferWatch> update) {
         boolean[] schedule = {false};
-        watches.compute(keys.lock(), (key, existing) -> {
+        watches.compute(keys, (key, existing) -> {
             OfferWatch watch = existing == null ? new OfferWatch() : existing;
             schedule[0] = update.test(watch);
             return watch;
@@ -97,7 +100,7 @@ final class OfferDesk {
 
     private void scheduleCheck(LockKeys keys, long delayNanos) {
         if (!schedule(keys, () -> checkDue(keys), delayNanos)) {
-            watches.computeIfPresent(keys.lock(), (key, watch) -> {
+            watches.computeIfPresent(keys, (key, watch) -> {
                 watch.unscheduled();
                 return watch;
             });
@@ -107,7 +110,7 @@ final class OfferDesk {
     private void checkDue(LockKeys keys) {
         long now = System.nanoTime();
         OfferWatch.Due[] found = {null};
-        watches.computeIfPresent(keys.lock(), (key, watch) -> {
+        watches.computeIfPresent(keys, (key, watch) -> {
             found[0] = watch.due(now, TimeUnit.MILLISECONDS.toNanos(watchMillis));
             return watch.isIdle() ? null : watch; // a lock no longer offered keeps no entry here
         });
@@ -124,7 +127,7 @@ final class OfferDesk {
 
     private boolean schedule(LockKeys keys, Runnable check, long delayNanos) {
         try {
-            scheduler.schedule(check, delayNanos, TimeUnit.NANOSECONDS);
+            tasks.schedule(check, delayNanos);
             return true;
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Could not watch the offer of lock key " + keys.lock() + "; if the process it"
@@ -150,8 +153,10 @@ final class OfferDesk {
             store.update(passOn(keys, Long.toString(token), Long.toString(number), "", ""), -1)
                     .whenComplete((standing, failure) -> {
                         if (failure != null) {
+                            // A BUSY, a failover, a timeout: passed on by the next try, or found lapsed by it.
                             LOG.log(Level.WARNING, "Could not pass on the untaken offer of lock key " + keys.lock()
-                                    + "; it lapses within one lease", failure);
+                                    + " (" + failure + "); trying again in " + watchMillis + " ms");
+                            follow(keys, releaser, token, number);
                         } else if (standing >= 0) {
                             if (standing == number + 1) {
                                 LOG.log(Level.DEBUG, "The offer of lock key " + keys.lock() + " was not taken within "
@@ -164,6 +169,34 @@ final class OfferDesk {
             LOG.log(Level.WARNING, "Could not pass on the untaken offer of lock key " + keys.lock()
                     + "; it lapses within one lease", e);
         }
+    }
+
+    /**
+     * At close, before the connections go: passes on at once every offer a release here made that
+     * still stands, since no check of this process will pass it on later.
+     * An offer taken meanwhile is left alone by Redis.
+     *
+     * @return the answers to the pass-ons sent
+     */
+    List<CompletableFuture<Long>> passOnAllAtClose() {
+        List<CompletableFuture<Long>> sent = new ArrayList<>();
+        for (LockKeys keys : watches.keySet()) {
+            OfferWatch.Due[] found = {null};
+            watches.computeIfPresent(keys, (key, watch) -> {
+                found[0] = watch.withdraw();
+                return null;
+            });
+            OfferWatch.Due due = found[0];
+            if (due != null) {
+                try {
+                    sent.add(store.update(passOn(keys, Long.toString(due.token()), Long.toString(due.number()), "", ""), -1)
+                            .toCompletableFuture());
+                } catch (RuntimeException e) {
+                    sent.add(CompletableFuture.failedFuture(e));
+                }
+            }
+        }
+        return sent;
     }
 
     private void send(LockKeys keys, ScriptCall call, String why) {

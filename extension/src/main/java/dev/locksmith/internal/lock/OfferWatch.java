@@ -73,6 +73,19 @@ final class OfferWatch {
     }
 
     /**
+     * Stops watching, because the releaser closes: the caller passes the offer on now.
+     *
+     * @return the offer watched, or null when none is
+     */
+    synchronized Due withdraw() {
+        if (!watching) {
+            return null;
+        }
+        watching = false;
+        return new Due(token, number, releaser, 0);
+    }
+
+    /**
      * @return true when no offer is watched and no check is scheduled: nothing is lost by forgetting this watch
      */
     synchronized boolean isIdle() {

@@ -1,5 +1,6 @@
 package dev.locksmith.internal.manager;
 
+import dev.locksmith.internal.lease.ScheduledTasks;
 import dev.locksmith.internal.lock.ProcessDescription;
 import dev.locksmith.internal.redis.ScriptCall;
 import dev.locksmith.internal.store.LockScript;
@@ -27,6 +28,7 @@ final class ManagerDirectory implements AutoCloseable {
     private final String key;
     private final String description;
     private final long lifetimeMillis;
+    private final ScheduledExecutorService scheduler;
     private final ScheduledFuture<?> refresh;
 
     private ManagerDirectory(LockStore store, RedisReplies replies, String key, String description, long leaseMillis,
@@ -38,6 +40,7 @@ final class ManagerDirectory implements AutoCloseable {
         this.lifetimeMillis = 3 * leaseMillis;
         replies.await(store.everywhere(call(description)), "Publishing this manager's description");
         long tick = Math.max(1, leaseMillis / 3);
+        this.scheduler = scheduler;
         this.refresh = scheduler.scheduleAtFixedRate(this::publish, tick, tick, TimeUnit.MILLISECONDS);
     }
 
@@ -77,6 +80,7 @@ final class ManagerDirectory implements AutoCloseable {
     @Override
     public void close() {
         refresh.cancel(false);
+        ScheduledTasks.purge(scheduler); // a container's scheduler outlives the manager: leave no task queued
         try {
             replies.await(store.everywhere(call("")), "Withdrawing this manager's description");
         } catch (RuntimeException e) {

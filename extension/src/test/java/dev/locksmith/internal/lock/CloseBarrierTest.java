@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -50,6 +51,38 @@ class CloseBarrierTest {
             assertThat(redis.lockStateLeftBehind(COMMAND_TIMEOUT_MILLIS)).as("right after close() returned").isEmpty();
         } finally {
             locks.close();
+        }
+    }
+
+    @Test
+    void closeLeavesNoTaskOnASchedulerThatOutlivesTheManager() throws Exception {
+        ScheduledThreadPoolExecutor containers = new ScheduledThreadPoolExecutor(1);
+        try {
+            LockManager locks = Locksmith.builder().redisUri(redis.uri()).watchdogScheduler(containers).build();
+            LockManager other = Locksmith.builder().redisUri(redis.uri()).build();
+            DistributedLock held = other.getLock("lingering");
+            held.lock();
+            CompletableFuture<Boolean> waited = inThread("waiter", () -> {
+                DistributedLock lock = locks.getLock("lingering");
+                boolean acquired = lock.tryLock(10, TimeUnit.SECONDS);
+                lock.unlock(); // its subscription now lingers, with its end scheduled
+                return acquired;
+            });
+            Await.until("the waiter is in the lock's ring", Duration.ofSeconds(10),
+                    () -> String.valueOf(redis.node().command("GET", "locksmith:{lingering}")).startsWith("W"));
+            held.unlock();
+            assertThat(waited.get(10, TimeUnit.SECONDS)).isTrue();
+            locks.getLock("renewed").lock(); // the watchdog ticks for it
+            assertThat(containers.getQueue()).as("tasks of the open manager").isNotEmpty();
+
+            locks.close();
+            other.close();
+
+            assertThat(containers.getQueue()).as("tasks left on the scheduler after close()").isEmpty();
+            assertThat(containers.isShutdown()).as("the scheduler is the container's: it stays up").isFalse();
+            assertThat(redis.lockStateLeftBehind(COMMAND_TIMEOUT_MILLIS)).isEmpty();
+        } finally {
+            containers.shutdownNow();
         }
     }
 
