@@ -22,8 +22,12 @@ import java.util.concurrent.ScheduledExecutorService;
  * <p>Which thread runs what: a lock's caller runs its acquisitions, waits and releases (a
  * transaction's completion thread runs the releases it deferred); a release may hand the lock to
  * another waiting thread of this manager ({@link HandOver}); Redis's reply thread only completes
- * answers and, for pub/sub, wakes waiters ({@link LocalContention#wake}); the watchdog's scheduler
- * renews leases and refreshes the manager's description; the closing thread closes.
+ * answers; the pub/sub thread wakes waiters ({@link LocalContention#wake}) and, for an offer to
+ * this process, sends the attempt of the waiter it claims ({@link OfferAttempt}) or the offer's
+ * pass-on ({@link OfferDesk#decline}), without waiting for either; the watchdog's scheduler renews
+ * leases, refreshes the manager's description and sends the pass-on of offers made here that were
+ * not taken ({@link OfferDesk}); the closing thread passes on what this process still watches,
+ * cancels what it scheduled, and closes.
  */
 public final class LockEngine {
     private static final Logger LOG = System.getLogger(LockEngine.class.getName());
