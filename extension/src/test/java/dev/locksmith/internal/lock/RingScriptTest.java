@@ -75,11 +75,14 @@ class RingScriptTest {
         assertThat(acquire(SECOND, true).get(2)).as("joined once").isOne();
         assertThat(value()).startsWith("W" + FIRST + "|").contains("|,second-process:,third-process:,|");
 
+        long before = serverMillis();
         assertThat(scripts.release(keys, FIRST, "1", OFFER_AND_STAY)).as("offered").isOne();
+        long after = serverMillis();
 
         assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("second-process: o" + token + ".0");
-        assertThat(value()).as("reserved for the second process; the releaser joined the ring's end")
-                .isEqualTo("rsecond-process:|" + token + "|0||,third-process:,first-process:,|");
+        assertThat(value()).as("reserved for the second process, since the release; the releaser joined the ring's end")
+                .matches("rsecond-process:\\|" + token + "\\|0\\|\\d+\\|,third-process:,first-process:,\\|");
+        assertThat(offeredAt()).as("when the offer was made, by the server's clock").isBetween(before, after);
         assertThat(acquire(FIRST_OTHER_THREAD, true).get(0)).as("the releasing process waits its turn").isZero();
         assertThat(acquire(THIRD, true).get(0)).as("so does the third").isZero();
         assertThat(value()).as("nobody joined twice").contains("|,third-process:,first-process:,|");
@@ -100,7 +103,7 @@ class RingScriptTest {
         assertThat(scripts.release(keys, FIRST, "1", OFFER)).isOne();
 
         assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("third-process: o" + token + ".0");
-        assertThat(value()).isEqualTo("rthird-process:|" + token + "|0|||");
+        assertThat(value()).matches("rthird-process:\\|" + token + "\\|0\\|\\d+\\|\\|");
         assertThat(acquire(THIRD, true).get(0)).isOne();
         assertThat(scripts.release(keys, THIRD, "1", OFFER)).as("nobody waits: a plain release").isZero();
         assertThat(scripts.redis().exists(keys.lock())).isZero();
@@ -129,9 +132,12 @@ class RingScriptTest {
         heard.poll(5, TimeUnit.SECONDS);
 
         String offered = Long.toString(token);
+        long before = serverMillis();
         assertThat(scripts.passOffer(keys, offered, "0", "")).as("passed on: offer 1").isOne();
+        long after = serverMillis();
         assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("third-process: o" + token + ".1");
         assertThat(value()).startsWith("rthird-process:|" + token + "|1|");
+        assertThat(offeredAt()).as("when it was passed on, by the server's clock").isBetween(before, after);
         assertThat(scripts.passOffer(keys, offered, "0", "")).as("offer 0 was passed already").isOne();
         assertThat(scripts.passOffer(keys, offered, "1", "second-process:")).as("not offered to second").isOne();
         assertThat(heard).isEmpty();
@@ -216,5 +222,20 @@ class RingScriptTest {
 
     private String value() {
         return scripts.redis().get(keys.lock());
+    }
+
+    /**
+     * @return the offered ms of the offer standing in the lock's value
+     */
+    private long offeredAt() {
+        return Long.parseLong(value().split("\\|", 6)[3]);
+    }
+
+    /**
+     * @return the server's clock, ms
+     */
+    private long serverMillis() {
+        List<String> time = scripts.redis().time();
+        return Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
     }
 }
