@@ -1000,7 +1000,10 @@ end
 -- lock's release channel
 -- returns lines 'holder|<mode>|<owner>|<fencing token>|<hold count>|<since ms>|<lease left ms>|<thread>'
 -- (mode exclusive, fair, kept, read or write; hold count 0 when Redis does not keep it),
--- 'waiting|<queued>|<subscribed processes>' and, if there is one, 'last-run|<record>' (see last-run)
+-- 'offer|<mode>|<manager id>:|<offer number>|<offered ms>|<reservation left ms>' for a lock nobody
+-- holds that stands offered to that manager's process (mode exclusive or write; offered ms empty
+-- when an older version made the offer), 'waiting|<queued>|<subscribed processes>' and, if there
+-- is one, 'last-run|<record>' (see last-run)
 ops.inspect = function()
     local now = now_ms()
     local lines = {}
@@ -1014,7 +1017,9 @@ ops.inspect = function()
         local _, commas = string.gsub(ring, ',', '')
         ring_size = commas - 1
     end
-    if mark and mark ~= 'r' then
+    if mark == 'r' then
+        table.insert(lines, table.concat({'offer', 'exclusive', owner, count, since, redis.call('pttl', KEYS[1])}, '|'))
+    elseif mark then
         local mode = (mark == 'f' or mark == 'F') and 'fair' or (mark == 'k' and 'kept' or 'exclusive')
         table.insert(lines, table.concat({'holder', mode, owner, token, count, since, redis.call('pttl', KEYS[1]),
             thread}, '|'))
@@ -1034,6 +1039,10 @@ ops.inspect = function()
                 expiry[who] - now, thread}, '|'))
         elseif kind == 'q:' and tonumber(raw[i + 1]) > now then
             queued = queued + 1
+        elseif raw[i] == 'x' and write_offer_fields(raw[i + 1]) then
+            local offered_to, _, number, offered_at = write_offer_fields(raw[i + 1])
+            table.insert(lines, table.concat({'offer', 'write', offered_to, number, offered_at,
+                redis.call('pttl', KEYS[2])}, '|'))
         end
     end
     local subscribed = redis.call('pubsub', ARGV[2] == 'sharded' and 'shardnumsub' or 'numsub', ARGV[1], ARGV[3])

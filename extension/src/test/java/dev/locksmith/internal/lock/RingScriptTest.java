@@ -7,9 +7,12 @@ import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
 import dev.locksmith.testing.RedisServerExtension;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.SetArgs;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -171,10 +174,61 @@ class RingScriptTest {
         try (LockManager locks = Locksmith.builder().redisUri(redis.uri()).build()) {
             LockInfo info = locks.describe("turns");
             assertThat(info.holders()).isEmpty();
+            assertThat(info.offer()).as("reserved for the second process, which describes itself nowhere")
+                    .hasValueSatisfying(offer -> {
+                        assertThat(offer.mode()).isEqualTo("exclusive");
+                        assertThat(offer.manager()).isEqualTo("second-process");
+                        assertThat(offer.process()).isNull();
+                        assertThat(offer.passedOn()).isZero();
+                        assertThat(offer.since()).isNotNull();
+                        assertThat(offer.reservationLeft()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(30));
+                    });
             assertThat(locks.getLock("turns").isLocked()).isFalse();
             assertThat(locks.getLock("turns").forceUnlock()).as("no hold was removed").isFalse();
         }
         assertThat(scripts.redis().exists(keys.lock())).isZero();
+    }
+
+    /**
+     * An offer made by a version of Locksmith that did not record when it was made is read as
+     * before: described without a time, and passed on like any other, the offer passed on with its
+     * time.
+     */
+    @Test
+    void anOfferWithoutItsTimeIsDescribedAndPassedOnLikeAnyOther() throws Exception {
+        LockKeys shelf = LockKeys.of("locksmith:", "shelf").readWrite();
+        listen("third-process");
+        listenTo(shelf.address("third-process"));
+        scripts.redis().set(keys.lock(), "rsecond-process:|5|0||,third-process:,|", SetArgs.Builder.px(30_000));
+        scripts.redis().hset(shelf.lock(), Map.of("x", "second-process:|5|0", "o", ",third-process:,"));
+        scripts.redis().pexpire(shelf.lock(), 30_000);
+
+        try (LockManager locks = Locksmith.builder().redisUri(redis.uri()).build()) {
+            assertThat(locks.describe("turns").offer()).hasValueSatisfying(offer -> {
+                assertThat(offer.mode()).isEqualTo("exclusive");
+                assertThat(offer.manager()).isEqualTo("second-process");
+                assertThat(offer.since()).isNull();
+            });
+            assertThat(locks.describe("shelf").offer()).hasValueSatisfying(offer -> {
+                assertThat(offer.mode()).isEqualTo("write");
+                assertThat(offer.manager()).isEqualTo("second-process");
+                assertThat(offer.since()).isNull();
+            });
+
+            long before = serverMillis();
+            assertThat(scripts.passOffer(keys, "5", "0", "")).as("the reentrant lock's offer passed on").isOne();
+            assertThat(scripts.passOffer(shelf, "5", "0", "")).as("the write lock's offer passed on").isOne();
+            long after = serverMillis();
+
+            assertThat(List.of(locks.describe("turns").offer().orElseThrow(),
+                    locks.describe("shelf").offer().orElseThrow())).allSatisfy(offer -> {
+                assertThat(offer.manager()).isEqualTo("third-process");
+                assertThat(offer.passedOn()).isOne();
+                assertThat(offer.since().toEpochMilli()).isBetween(before, after);
+            });
+        }
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("third-process: o5.1");
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("third-process: o5.1");
     }
 
     /**
