@@ -7,15 +7,12 @@ import dev.locksmith.LockHolder;
 import dev.locksmith.LockInfo;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
-import dev.locksmith.testing.Await;
+import dev.locksmith.testing.LockRing;
 import dev.locksmith.testing.RedisServerExtension;
-import dev.locksmith.testing.RespClient;
 import dev.locksmith.testing.StallingProxy;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -73,7 +70,7 @@ class DescribeOfferTest {
             DistributedLock held = lockOf(h, kind, name);
             held.lock();
             CompletableFuture<Void> cAcquired = acquireIn(threadOfC, lockOf(c, kind, name));
-            String cId = awaitRing(kind, name, 1).get(0);
+            String cId = LockRing.of(redis.node(), kind, name).awaitSize(1).get(0);
             assertThat(o.describe(name).holders()).extracting(LockHolder::process)
                     .singleElement().asString().endsWith("application releaser");
 
@@ -119,10 +116,11 @@ class DescribeOfferTest {
              LockManager o = manager(redis.uri(), "observer", WATCHFUL_RELEASER)) {
             DistributedLock held = lockOf(h, kind, name);
             held.lock();
+            LockRing ring = LockRing.of(redis.node(), kind, name);
             CompletableFuture<Void> cAcquired = acquireIn(threadOfC, lockOf(c, kind, name));
-            String cId = awaitRing(kind, name, 1).get(0);
+            String cId = ring.awaitSize(1).get(0);
             CompletableFuture<Void> dAcquired = acquireIn(threadOfD, lockOf(d, kind, name));
-            String dId = awaitRing(kind, name, 2).get(1);
+            String dId = ring.awaitSize(2).get(1);
             assertThat(o.describe(name).offer()).as("held: no offer").isEmpty();
 
             proxy.stall();
@@ -143,7 +141,7 @@ class DescribeOfferTest {
                 proxy.resume();
             }
 
-            awaitRingContaining(kind, name, cId);
+            ring.awaitContaining(cId);
             unlockIn(threadOfD, lockOf(d, kind, name));
             cAcquired.get(20, TimeUnit.SECONDS);
             assertThat(o.describe(name).holders()).extracting(LockHolder::owner).singleElement().asString()
@@ -197,32 +195,6 @@ class DescribeOfferTest {
 
     private static void unlockIn(ExecutorService thread, DistributedLock lock) throws Exception {
         CompletableFuture.runAsync(lock::unlock, thread).get(20, TimeUnit.SECONDS);
-    }
-
-    /**
-     * @return the manager ids of the lock's ring of waiting processes, in turn order, as Redis keeps them
-     */
-    private static List<String> ring(String kind, String name) {
-        String ring;
-        if (kind.equals("reentrant")) {
-            String value = (String) RespClient.call(redis.node().port(), "GET", "locksmith:{" + name + "}");
-            ring = value == null ? "" : value.split("\\|", 6)[4];
-        } else {
-            ring = (String) RespClient.call(redis.node().port(), "HGET", "locksmith:{" + name + "}:rw", "o");
-        }
-        return ring == null ? List.of() : Arrays.stream(ring.split(",")).filter(id -> !id.isEmpty())
-                .map(id -> id.substring(0, id.length() - 1)).toList();
-    }
-
-    private static List<String> awaitRing(String kind, String name, int size) {
-        Await.until("a ring of " + size + " process(es) for " + name, Duration.ofSeconds(30),
-                () -> ring(kind, name).size() == size, () -> "ring: " + ring(kind, name));
-        return ring(kind, name);
-    }
-
-    private static void awaitRingContaining(String kind, String name, String managerId) {
-        Await.until(managerId + " in the ring of " + name, Duration.ofSeconds(30),
-                () -> ring(kind, name).contains(managerId), () -> "ring: " + ring(kind, name));
     }
 
     private static void assertNothingLeft() {
