@@ -165,7 +165,7 @@ class RingScriptTest {
     }
 
     @Test
-    void anOfferedLockIsNotHeldForcedOrDescribed() throws Exception {
+    void anOfferedLockIsNeitherHeldNorForcedAndIsDescribedAsAnOffer() throws Exception {
         listen("second-process");
         acquire(FIRST, true);
         acquire(SECOND, true);
