@@ -92,7 +92,10 @@ public interface LockManager extends AutoCloseable {
      * Says who holds the lock of this name now, of any kind, since when, how long its lease has
      * left, and how many wait: the answer to "who holds this lock?" when a job is stuck. Any
      * process can ask; each holder's process is described by host, process id and application
-     * name. One Redis round trip, plus one short read per distinct holding process.
+     * name. Between a release and the next holder, the reentrant lock or the write lock may stand
+     * offered to one waiting process, which nobody else may take meanwhile: then
+     * {@link LockInfo#offer()} names that process, since when and for how long at most. One Redis
+     * round trip, plus one short read per distinct holding (or offered) process.
      *
      * @param name the lock's name, 1..512 characters, not blank
      * @return the lock's state as Redis knows it at this moment

@@ -19,17 +19,21 @@
 -- <ring> is the processes waiting for the reentrant lock, in turn order, as ',<manager id>:,...,'
 -- ('' when none): a release offers the lock to the first of them that still listens, and to
 -- nobody else (see release). While that offer stands the key holds
---   r<manager id>:|<offer token>|<offer number>||<ring>|
+--   r<manager id>:|<offer token>|<offer number>|<offered ms>|<ring>|
 -- a lock nobody holds, reserved for that manager's process: the fencing token of the hold whose
--- release made the offer, and how often it was passed on since (see pass-offer).
+-- release made the offer, how often it was passed on since (see pass-offer), and when it was
+-- made to that process, by the server's clock (empty in an offer made by an older version).
 --
 -- The read/write lock is one hash with, per owner: r:<owner> and w:<owner> (that owner's read and
 -- write hold, valued <fencing token>|<since ms>|<thread name>), e:<owner> (when that owner's holds expire unless
 -- renewed, server ms), q:<owner> (until when that owner waits to write); f, set while a
 -- waiter asks to be woken by the next release; o, the ring of processes waiting to write (as the
--- exclusive lock's ring); and x, '<manager id>:|<offer token>|<offer number>' while the write lock
--- is offered to that manager's process (see release-write), '' once a writer of that process took
--- it, until the lock is free again. The hash lives as long as its latest expiry.
+-- exclusive lock's ring); and x, '<manager id>:|<offer token>|<offer number>|<offered ms>' while
+-- the write lock is offered to that manager's process (see release-write), '' once a writer of that
+-- process took it, until the lock is free again. <offered ms> is when the offer reached that
+-- process: by the releasing process's clock when release-write made it, by the server's when
+-- rw-pass-offer passed it on (absent in an offer made by an older version). The hash lives as long
+-- as its latest expiry.
 
 local SEEDED = 1e15 -- every counter seeded from the clock is above this (microseconds since 2001)
 
@@ -50,6 +54,11 @@ end
 local function now_ms()
     local time = redis.call('time')
     return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+
+-- The server's time in ms as text, for a value.
+local function now_text()
+    return string.format('%d', now_ms())
 end
 
 -- The one reader of an exclusive lock's value: mark, owner, fencing token, hold count, since ms,
@@ -82,6 +91,12 @@ end
 local function exclusive_value(mark, owner, token, count, since, ring, thread)
     return mark .. owner .. '|' .. string.format('%d', token) .. '|' .. count .. '|' .. since .. '|' .. ring .. '|'
         .. thread
+end
+
+-- The one reader of a write offer (the read/write hash's x, see above): manager offered to, offer
+-- token, offer number and offered ms ('' when an older version made it); nil for '' (taken).
+local function write_offer_fields(value)
+    return string.match(value, '^([^|]*)|(%d+)|(%d+)|?(%d*)$')
 end
 
 -- A process joins the ring of waiting processes (see the value's format above) at its end, once.
@@ -327,9 +342,10 @@ end
 
 -- release: the last hold of an owner on the reentrant lock ends. When processes wait in the
 -- ring, the lock is offered to the first of them that still listens, reserved for its process
--- for as long as a lease at most, and only that process is told; the releaser's process may stay
--- in the ring, at its end, if it listens too (its threads come back soon, or it has waiters of
--- its own). Otherwise the lock is deleted, and the waiters that asked for '*' are woken.
+-- for as long as a lease at most, and only that process is told; the offer records when it was
+-- made (server ms, for describe); the releaser's process may stay in the ring, at its end, if it
+-- listens too (its threads come back soon, or it has waiters of its own). Otherwise the lock is
+-- deleted, and the waiters that asked for '*' are woken.
 -- KEYS[1] lock, KEYS[2] release channel, KEYS[3] the owner's release latch
 -- ARGV[1] owner, ARGV[2] latch lifetime ms, ARGV[3] publish command, ARGV[4] request id,
 -- ARGV[5] how long an offer keeps the lock for its process, ms, or '' to offer to nobody (RedLock),
@@ -340,6 +356,7 @@ function ops.release()
     local current = redis.call('get', KEYS[1])
     local mark, _, token, _, _, ring = exclusive_fields(current or '')
     local offers = ARGV[5] ~= '' and ring ~= nil and ring ~= ''
+    local offered_at = offers and now_text()
     local answer = begin_release(current, offers and 1 or 0)
     if answer then
         return answer
@@ -351,7 +368,7 @@ function ops.release()
             if ARGV[6] ~= '' then
                 rest = join_ring(rest, self)
             end
-            redis.call('set', KEYS[1], exclusive_value('r', target, token, 0, '', rest, ''), 'px', ARGV[5])
+            redis.call('set', KEYS[1], exclusive_value('r', target, token, 0, offered_at, rest, ''), 'px', ARGV[5])
             return 1
         end
         -- Nobody in the ring listens any more: a plain release after all, and a resend says so.
@@ -378,7 +395,7 @@ end
 -- process offered to when no thread of it wants the lock any more, by the releaser when the offer
 -- was not taken within a command timeout (the process offered to died or stopped), and by a
 -- closing process for offers to processes that stopped listening. An offer that was taken, or
--- passed on meanwhile, is left alone.
+-- passed on meanwhile, is left alone. The offer passed on records when (server ms), as release's.
 -- KEYS[1] lock, KEYS[2] release channel
 -- ARGV[1] the offer token, or '' for any, ARGV[2] the offer number, or '' for any,
 -- ARGV[3] the manager offered to, or '' for any, ARGV[4] publish command,
@@ -397,9 +414,11 @@ ops['pass-offer'] = function()
         return tonumber(number)
     end
     local next_number = tonumber(number) + 1
+    local offered_at = now_text()
     local taker, rest = offer_to_ring(KEYS[2], ARGV[4], ring, 'o' .. token .. '.' .. next_number, target)
     if taker then
-        redis.call('set', KEYS[1], exclusive_value('r', taker, token, next_number, '', rest, ''), 'px', ARGV[5])
+        redis.call('set', KEYS[1], exclusive_value('r', taker, token, next_number, offered_at, rest, ''),
+            'px', ARGV[5])
         return next_number
     end
     redis.call('del', KEYS[1])
@@ -652,11 +671,13 @@ ops['acquire-write'] = function() return rw_acquire(false) end
 
 -- release-read / release-write: the last hold of an owner on one side ends. When that frees the
 -- lock and processes wait in the ring to write, it is offered to the first of them that listens,
--- as the exclusive lock's release does; waiting readers are woken with '*' as before.
+-- as the exclusive lock's release does; waiting readers are woken with '*' as before. The offer
+-- records when it was made by the releasing process's clock (ARGV[7]), not the server's: a TIME
+-- call would cost every write hand-off one more command than its budget (CallsPerCycleTest).
 -- KEYS[1] read/write hash, KEYS[2] release channel, KEYS[3] the owner's release latch
 -- ARGV[1] owner, ARGV[2] latch lifetime ms, ARGV[3] publish command, ARGV[4] request id,
 -- ARGV[5] '' to offer to nobody (RedLock), else anything (the offer lasts as long as the hash),
--- ARGV[6] '1' to keep the owner's process in the ring
+-- ARGV[6] '1' to keep the owner's process in the ring, ARGV[7] the releasing process's time, ms
 -- returns 0 when released, 1 when released and offered to a waiting process, -1 when the owner
 -- held nothing (lost)
 local function rw_release(read)
@@ -691,7 +712,7 @@ local function rw_release(read)
         end
         local offer_fields = {}
         if target then
-            offer_fields = {'x', target .. '|' .. token .. '|0'}
+            offer_fields = {'x', target .. '|' .. token .. '|0|' .. (ARGV[7] or '')}
             offered = true
         else
             redis.call('set', KEYS[3], ARGV[4] .. '|0', 'px', ARGV[2])
@@ -734,6 +755,7 @@ ops['release-write'] = function() return rw_release(false) end
 -- rw-pass-offer: pass-offer for the write side of the read/write lock: an offer its process did
 -- not take moves on to the next process of the ring that listens, and the writer marks of the
 -- process passed over go (readers no longer wait for it); with nobody left, everyone is woken.
+-- The offer passed on records when (server ms).
 -- KEYS[1] read/write hash, KEYS[2] release channel
 -- ARGV as pass-offer's (ARGV[5] unused: the offer lasts as long as the hash)
 -- returns as pass-offer
@@ -742,7 +764,7 @@ ops['rw-pass-offer'] = function()
     if not offer or offer == '' then
         return -1
     end
-    local target, token, number = string.match(offer, '^([^|]*)|(%d+)|(%d+)$')
+    local target, token, number = write_offer_fields(offer)
     if ARGV[1] ~= '' and token ~= ARGV[1] then
         return -1
     end
@@ -750,12 +772,13 @@ ops['rw-pass-offer'] = function()
         return tonumber(number)
     end
     local next_number = tonumber(number) + 1
+    local offered_at = now_text()
     local taker, rest, gone = offer_to_ring(KEYS[2], ARGV[4], redis.call('hget', KEYS[1], 'o') or '',
         'o' .. token .. '.' .. next_number, target)
     table.insert(gone, target)
     drop_writer_marks(KEYS[1], gone)
     if taker then
-        redis.call('hset', KEYS[1], 'x', taker .. '|' .. token .. '|' .. next_number)
+        redis.call('hset', KEYS[1], 'x', taker .. '|' .. token .. '|' .. next_number .. '|' .. offered_at)
     else
         redis.call('hdel', KEYS[1], 'x')
     end
@@ -980,7 +1003,10 @@ end
 -- lock's release channel
 -- returns lines 'holder|<mode>|<owner>|<fencing token>|<hold count>|<since ms>|<lease left ms>|<thread>'
 -- (mode exclusive, fair, kept, read or write; hold count 0 when Redis does not keep it),
--- 'waiting|<queued>|<subscribed processes>' and, if there is one, 'last-run|<record>' (see last-run)
+-- 'offer|<mode>|<manager id>:|<offer number>|<offered ms>|<reservation left ms>' for a lock nobody
+-- holds that stands offered to that manager's process (mode exclusive or write; offered ms empty
+-- when an older version made the offer), 'waiting|<queued>|<subscribed processes>' and, if there
+-- is one, 'last-run|<record>' (see last-run)
 ops.inspect = function()
     local now = now_ms()
     local lines = {}
@@ -994,7 +1020,9 @@ ops.inspect = function()
         local _, commas = string.gsub(ring, ',', '')
         ring_size = commas - 1
     end
-    if mark and mark ~= 'r' then
+    if mark == 'r' then
+        table.insert(lines, table.concat({'offer', 'exclusive', owner, count, since, redis.call('pttl', KEYS[1])}, '|'))
+    elseif mark then
         local mode = (mark == 'f' or mark == 'F') and 'fair' or (mark == 'k' and 'kept' or 'exclusive')
         table.insert(lines, table.concat({'holder', mode, owner, token, count, since, redis.call('pttl', KEYS[1]),
             thread}, '|'))
@@ -1014,6 +1042,10 @@ ops.inspect = function()
                 expiry[who] - now, thread}, '|'))
         elseif kind == 'q:' and tonumber(raw[i + 1]) > now then
             queued = queued + 1
+        elseif raw[i] == 'x' and write_offer_fields(raw[i + 1]) then
+            local offered_to, _, number, offered_at = write_offer_fields(raw[i + 1])
+            table.insert(lines, table.concat({'offer', 'write', offered_to, number, offered_at,
+                redis.call('pttl', KEYS[2])}, '|'))
         end
     end
     local subscribed = redis.call('pubsub', ARGV[2] == 'sharded' and 'shardnumsub' or 'numsub', ARGV[1], ARGV[3])

@@ -8,12 +8,12 @@ import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
 import dev.locksmith.testing.Await;
 import dev.locksmith.testing.JavaProcess;
+import dev.locksmith.testing.LockRing;
 import dev.locksmith.testing.LogCapture;
 import dev.locksmith.testing.RedisFaults;
 import dev.locksmith.testing.RedisServerExtension;
 import dev.locksmith.testing.RespClient;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -532,26 +532,15 @@ class WakeOneTest {
      * @return the manager ids of the lock's ring of waiting processes, in turn order
      */
     private static List<String> ring(String kind, String name) {
-        String ring;
-        if (kind.equals("reentrant")) {
-            String value = (String) RespClient.call(redis.node().port(), "GET", "locksmith:{" + name + "}");
-            ring = value == null ? "" : value.split("\\|", 6)[4];
-        } else {
-            ring = (String) RespClient.call(redis.node().port(), "HGET", "locksmith:{" + name + "}:rw", "o");
-        }
-        return ring == null ? List.of() : Arrays.stream(ring.split(",")).filter(id -> !id.isEmpty())
-                .map(id -> id.substring(0, id.length() - 1)).toList();
+        return LockRing.of(redis.node(), kind, name).managers();
     }
 
     private static List<String> awaitRing(String kind, String name, int size) {
-        Await.until("a ring of " + size + " process(es) for " + name, Duration.ofSeconds(30),
-                () -> ring(kind, name).size() == size, () -> "ring: " + ring(kind, name));
-        return ring(kind, name);
+        return LockRing.of(redis.node(), kind, name).awaitSize(size);
     }
 
     private static void awaitRingContaining(String kind, String name, String managerId) {
-        Await.until(managerId + " in the ring of " + name, Duration.ofSeconds(30),
-                () -> ring(kind, name).contains(managerId), () -> "ring: " + ring(kind, name));
+        LockRing.of(redis.node(), kind, name).awaitContaining(managerId);
     }
 
     /**

@@ -12,12 +12,15 @@ import jakarta.ws.rs.core.MediaType;
 
 /**
  * {@code GET /api/locks/{name}}: who holds a lock now, from any server, as
- * {@link LockManager#describe(String)} tells it. For a stuck job, this is where to look first.
+ * {@link LockManager#describe(String)} tells it, or, between a release and the next holder, the
+ * server the lock stands reserved for ({@code offer}, absent when none). For a stuck job, this is
+ * where to look first. {@link LockInfo} is rendered whole, so every field it has is shown.
  *
  * <pre>
  * GET /api/locks/stock:espresso -> 200 {"name": "stock:espresso", "holders": [{"owner", "mode", "process",
  *                                  "thread", "holdCount", "fencingToken", "since", "leaseLeft"}],
- *                                  "waitingInQueue": 0, "waitingProcesses": 1}
+ *                                  "waitingInQueue": 0, "waitingProcesses": 1,
+ *                                  "offer": {"mode", "manager", "process", "since", "reservationLeft", "passedOn"}}
  * </pre>
  */
 @Path("/locks/{name}")

@@ -50,11 +50,17 @@ final class ReadWriteKind extends LockKind {
                 Long.toString(request.sinceMillis()), request.threadName(), request.joinsRing() ? "1" : "");
     }
 
+    /**
+     * An offer of the write lock records when it was made by this process's clock, which
+     * {@code describe} shows: the script asking Redis for its time would cost every write hand-off
+     * a command.
+     */
     @Override
     ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis, RingRelease offer) {
         return LockScript.integer(read ? "release-read" : "release-write",
                 new String[] {keys.lock(), keys.channel(), keys.latch(owner)}, owner, Long.toString(latchMillis),
-                keys.publish(), requestId, offer.offers() ? "1" : "", !read && offer.staysInRing() ? "1" : "");
+                keys.publish(), requestId, offer.offers() ? "1" : "", !read && offer.staysInRing() ? "1" : "",
+                Long.toString(System.currentTimeMillis()));
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.locksmith.internal.manager;
 import dev.locksmith.LastRun;
 import dev.locksmith.LockHolder;
 import dev.locksmith.LockInfo;
+import dev.locksmith.LockOffer;
 import dev.locksmith.internal.lock.LockKeys;
 import dev.locksmith.internal.store.LockScript;
 import dev.locksmith.internal.store.LockStore;
@@ -18,7 +19,8 @@ import java.util.Optional;
 
 /**
  * Reads one lock name's state from Redis for {@link dev.locksmith.LockManager#describe}: every
- * kind's holders from one script call, then the description of each holding manager.
+ * kind's holders and a standing offer from one script call, then the description of each holding
+ * manager and of the manager offered to.
  */
 final class LockInspection {
     private static final String LAST_RUN = "last-run|";
@@ -47,7 +49,13 @@ final class LockInspection {
         int queued = 0;
         int processes = 0;
         LastRun lastRun = null;
+        InspectedOffer offer = null;
         for (String text : lines) {
+            if (text.startsWith(InspectedOffer.PREFIX)) {
+                // Offers are made where one node decides (never with RedLock); the reentrant lock's comes first.
+                offer = offer == null ? InspectedOffer.parse(text) : offer;
+                continue;
+            }
             if (text.startsWith(LAST_RUN)) {
                 LastRun run = lastRun(text.substring(LAST_RUN.length()));
                 if (lastRun == null || run.started().isAfter(lastRun.started())) {
@@ -66,12 +74,21 @@ final class LockInspection {
         Map<String, String> processOf = new HashMap<>();
         List<LockHolder> result = new ArrayList<>();
         for (InspectedLine holder : holders.values()) {
-            String process = processOf.computeIfAbsent(holder.managerId(), id -> replies.await(
-                    store.value(ManagerDirectory.keyOf(keyPrefix, id)), "Reading who holds lock '" + name + "'"));
+            String process = processOf.computeIfAbsent(holder.managerId(), id -> process(id, name));
             result.add(new LockHolder(holder.owner(), holder.mode(), process, holder.thread(), holder.holdCount(),
                     holder.fencingToken(), holder.since(), holder.leaseLeft()));
         }
-        return new LockInfo(name, result, queued, processes, Optional.ofNullable(lastRun));
+        Optional<LockOffer> standing = offer == null ? Optional.empty()
+                : Optional.of(offer.describedAs(processOf.computeIfAbsent(offer.managerId(), id -> process(id, name))));
+        return new LockInfo(name, result, queued, processes, Optional.ofNullable(lastRun), standing);
+    }
+
+    /**
+     * @return how the manager of that id describes itself, or null when it no longer does
+     */
+    private String process(String managerId, String name) {
+        return replies.await(store.value(ManagerDirectory.keyOf(keyPrefix, managerId)),
+                "Reading who holds lock '" + name + "'");
     }
 
     /**

@@ -7,9 +7,12 @@ import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
 import dev.locksmith.testing.RedisServerExtension;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.SetArgs;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -75,11 +78,14 @@ class RingScriptTest {
         assertThat(acquire(SECOND, true).get(2)).as("joined once").isOne();
         assertThat(value()).startsWith("W" + FIRST + "|").contains("|,second-process:,third-process:,|");
 
+        long before = serverMillis();
         assertThat(scripts.release(keys, FIRST, "1", OFFER_AND_STAY)).as("offered").isOne();
+        long after = serverMillis();
 
         assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("second-process: o" + token + ".0");
-        assertThat(value()).as("reserved for the second process; the releaser joined the ring's end")
-                .isEqualTo("rsecond-process:|" + token + "|0||,third-process:,first-process:,|");
+        assertThat(value()).as("reserved for the second process, since the release; the releaser joined the ring's end")
+                .matches("rsecond-process:\\|" + token + "\\|0\\|\\d+\\|,third-process:,first-process:,\\|");
+        assertThat(offeredAt()).as("when the offer was made, by the server's clock").isBetween(before, after);
         assertThat(acquire(FIRST_OTHER_THREAD, true).get(0)).as("the releasing process waits its turn").isZero();
         assertThat(acquire(THIRD, true).get(0)).as("so does the third").isZero();
         assertThat(value()).as("nobody joined twice").contains("|,third-process:,first-process:,|");
@@ -100,7 +106,7 @@ class RingScriptTest {
         assertThat(scripts.release(keys, FIRST, "1", OFFER)).isOne();
 
         assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("third-process: o" + token + ".0");
-        assertThat(value()).isEqualTo("rthird-process:|" + token + "|0|||");
+        assertThat(value()).matches("rthird-process:\\|" + token + "\\|0\\|\\d+\\|\\|");
         assertThat(acquire(THIRD, true).get(0)).isOne();
         assertThat(scripts.release(keys, THIRD, "1", OFFER)).as("nobody waits: a plain release").isZero();
         assertThat(scripts.redis().exists(keys.lock())).isZero();
@@ -129,9 +135,12 @@ class RingScriptTest {
         heard.poll(5, TimeUnit.SECONDS);
 
         String offered = Long.toString(token);
+        long before = serverMillis();
         assertThat(scripts.passOffer(keys, offered, "0", "")).as("passed on: offer 1").isOne();
+        long after = serverMillis();
         assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("third-process: o" + token + ".1");
         assertThat(value()).startsWith("rthird-process:|" + token + "|1|");
+        assertThat(offeredAt()).as("when it was passed on, by the server's clock").isBetween(before, after);
         assertThat(scripts.passOffer(keys, offered, "0", "")).as("offer 0 was passed already").isOne();
         assertThat(scripts.passOffer(keys, offered, "1", "second-process:")).as("not offered to second").isOne();
         assertThat(heard).isEmpty();
@@ -156,7 +165,7 @@ class RingScriptTest {
     }
 
     @Test
-    void anOfferedLockIsNotHeldForcedOrDescribed() throws Exception {
+    void anOfferedLockIsNeitherHeldNorForcedAndIsDescribedAsAnOffer() throws Exception {
         listen("second-process");
         acquire(FIRST, true);
         acquire(SECOND, true);
@@ -165,10 +174,61 @@ class RingScriptTest {
         try (LockManager locks = Locksmith.builder().redisUri(redis.uri()).build()) {
             LockInfo info = locks.describe("turns");
             assertThat(info.holders()).isEmpty();
+            assertThat(info.offer()).as("reserved for the second process, which describes itself nowhere")
+                    .hasValueSatisfying(offer -> {
+                        assertThat(offer.mode()).isEqualTo("exclusive");
+                        assertThat(offer.manager()).isEqualTo("second-process");
+                        assertThat(offer.process()).isNull();
+                        assertThat(offer.passedOn()).isZero();
+                        assertThat(offer.since()).isNotNull();
+                        assertThat(offer.reservationLeft()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(30));
+                    });
             assertThat(locks.getLock("turns").isLocked()).isFalse();
             assertThat(locks.getLock("turns").forceUnlock()).as("no hold was removed").isFalse();
         }
         assertThat(scripts.redis().exists(keys.lock())).isZero();
+    }
+
+    /**
+     * An offer made by a version of Locksmith that did not record when it was made is read as
+     * before: described without a time, and passed on like any other, the offer passed on with its
+     * time.
+     */
+    @Test
+    void anOfferWithoutItsTimeIsDescribedAndPassedOnLikeAnyOther() throws Exception {
+        LockKeys shelf = LockKeys.of("locksmith:", "shelf").readWrite();
+        listen("third-process");
+        listenTo(shelf.address("third-process"));
+        scripts.redis().set(keys.lock(), "rsecond-process:|5|0||,third-process:,|", SetArgs.Builder.px(30_000));
+        scripts.redis().hset(shelf.lock(), Map.of("x", "second-process:|5|0", "o", ",third-process:,"));
+        scripts.redis().pexpire(shelf.lock(), 30_000);
+
+        try (LockManager locks = Locksmith.builder().redisUri(redis.uri()).build()) {
+            assertThat(locks.describe("turns").offer()).hasValueSatisfying(offer -> {
+                assertThat(offer.mode()).isEqualTo("exclusive");
+                assertThat(offer.manager()).isEqualTo("second-process");
+                assertThat(offer.since()).isNull();
+            });
+            assertThat(locks.describe("shelf").offer()).hasValueSatisfying(offer -> {
+                assertThat(offer.mode()).isEqualTo("write");
+                assertThat(offer.manager()).isEqualTo("second-process");
+                assertThat(offer.since()).isNull();
+            });
+
+            long before = serverMillis();
+            assertThat(scripts.passOffer(keys, "5", "0", "")).as("the reentrant lock's offer passed on").isOne();
+            assertThat(scripts.passOffer(shelf, "5", "0", "")).as("the write lock's offer passed on").isOne();
+            long after = serverMillis();
+
+            assertThat(List.of(locks.describe("turns").offer().orElseThrow(),
+                    locks.describe("shelf").offer().orElseThrow())).allSatisfy(offer -> {
+                assertThat(offer.manager()).isEqualTo("third-process");
+                assertThat(offer.passedOn()).isOne();
+                assertThat(offer.since().toEpochMilli()).isBetween(before, after);
+            });
+        }
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("third-process: o5.1");
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("third-process: o5.1");
     }
 
     /**
@@ -216,5 +276,20 @@ class RingScriptTest {
 
     private String value() {
         return scripts.redis().get(keys.lock());
+    }
+
+    /**
+     * @return the offered ms of the offer standing in the lock's value
+     */
+    private long offeredAt() {
+        return Long.parseLong(value().split("\\|", 6)[3]);
+    }
+
+    /**
+     * @return the server's clock, ms
+     */
+    private long serverMillis() {
+        List<String> time = scripts.redis().time();
+        return Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
     }
 }
