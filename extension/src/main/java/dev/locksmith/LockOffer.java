@@ -19,10 +19,10 @@ import java.time.Instant;
  * @param process         how that manager describes itself, such as
  *                        {@code pid 4711 on shop-1, application shop}; null when it no longer says
  *                        (it closed, or its process died)
- * @param since           when the lock was offered to that process: by the Redis server's clock for
- *                        the reentrant lock, and for the write lock by the clock of the process whose
- *                        release made the offer (by the server's when the offer was passed on); null
- *                        if unknown (an offer made by an older version of Locksmith)
+ * @param since           when the lock was offered to that process, by the clock of the process
+ *                        whose release made the offer (or that passed it on), as a holder's
+ *                        {@link LockHolder#since()} is by its own process's clock; null if unknown
+ *                        (an offer made by an older version of Locksmith)
  * @param reservationLeft how long the reservation lasted at most when it was read, unless the offer is
  *                        taken or passed on first: the time to live of the lock's key in Redis
  * @param passedOn        how often the offer was passed on before it reached this process (0 when

@@ -22,7 +22,8 @@
 --   r<manager id>:|<offer token>|<offer number>|<offered ms>|<ring>|
 -- a lock nobody holds, reserved for that manager's process: the fencing token of the hold whose
 -- release made the offer, how often it was passed on since (see pass-offer), and when it was
--- made to that process, by the server's clock (empty in an offer made by an older version).
+-- made to that process, by the clock of the process that made or passed on the offer (empty in
+-- an offer made by an older version): a TIME call would cost every hand-off a command.
 --
 -- The read/write lock is one hash with, per owner: r:<owner> and w:<owner> (that owner's read and
 -- write hold, valued <fencing token>|<since ms>|<thread name>), e:<owner> (when that owner's holds expire unless
@@ -31,8 +32,8 @@
 -- exclusive lock's ring); and x, '<manager id>:|<offer token>|<offer number>|<offered ms>' while
 -- the write lock is offered to that manager's process (see release-write), '' once a writer of that
 -- process took it, until the lock is free again. <offered ms> is when the offer reached that
--- process: by the releasing process's clock when release-write made it, by the server's when
--- rw-pass-offer passed it on (absent in an offer made by an older version). The hash lives as long
+-- process, by the clock of the process that made or passed on the offer, as the exclusive lock's
+-- (absent in an offer made by an older version). The hash lives as long
 -- as its latest expiry.
 
 local SEEDED = 1e15 -- every counter seeded from the clock is above this (microseconds since 2001)
@@ -54,11 +55,6 @@ end
 local function now_ms()
     local time = redis.call('time')
     return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-end
-
--- The server's time in ms as text, for a value.
-local function now_text()
-    return string.format('%d', now_ms())
 end
 
 -- The one reader of an exclusive lock's value: mark, owner, fencing token, hold count, since ms,
@@ -343,20 +339,20 @@ end
 -- release: the last hold of an owner on the reentrant lock ends. When processes wait in the
 -- ring, the lock is offered to the first of them that still listens, reserved for its process
 -- for as long as a lease at most, and only that process is told; the offer records when it was
--- made (server ms, for describe); the releaser's process may stay in the ring, at its end, if it
+-- made (ARGV[7], the releasing process's clock, for describe: a TIME call here would cost every
+-- hand-off a command); the releaser's process may stay in the ring, at its end, if it
 -- listens too (its threads come back soon, or it has waiters of its own). Otherwise the lock is
 -- deleted, and the waiters that asked for '*' are woken.
 -- KEYS[1] lock, KEYS[2] release channel, KEYS[3] the owner's release latch
 -- ARGV[1] owner, ARGV[2] latch lifetime ms, ARGV[3] publish command, ARGV[4] request id,
 -- ARGV[5] how long an offer keeps the lock for its process, ms, or '' to offer to nobody (RedLock),
--- ARGV[6] '1' to keep the owner's process in the ring
+-- ARGV[6] '1' to keep the owner's process in the ring, ARGV[7] the releasing process's time, ms
 -- returns 0 when released, 1 when released and offered to another process, -1 when the owner
 -- held nothing (lost)
 function ops.release()
     local current = redis.call('get', KEYS[1])
     local mark, _, token, _, _, ring = exclusive_fields(current or '')
     local offers = ARGV[5] ~= '' and ring ~= nil and ring ~= ''
-    local offered_at = offers and now_text()
     local answer = begin_release(current, offers and 1 or 0)
     if answer then
         return answer
@@ -368,7 +364,7 @@ function ops.release()
             if ARGV[6] ~= '' then
                 rest = join_ring(rest, self)
             end
-            redis.call('set', KEYS[1], exclusive_value('r', target, token, 0, offered_at, rest, ''), 'px', ARGV[5])
+            redis.call('set', KEYS[1], exclusive_value('r', target, token, 0, ARGV[7] or '', rest, ''), 'px', ARGV[5])
             return 1
         end
         -- Nobody in the ring listens any more: a plain release after all, and a resend says so.
@@ -395,13 +391,13 @@ end
 -- process offered to when no thread of it wants the lock any more, by the releaser when the offer
 -- was not taken within a command timeout (the process offered to died or stopped), and by a
 -- closing process for offers to processes that stopped listening. An offer that was taken, or
--- passed on meanwhile, is left alone. The offer passed on records when (server ms), as release's.
+-- passed on meanwhile, is left alone. The offer passed on records when (ARGV[7], the sender's clock).
 -- KEYS[1] lock, KEYS[2] release channel
 -- ARGV[1] the offer token, or '' for any, ARGV[2] the offer number, or '' for any,
 -- ARGV[3] the manager offered to, or '' for any, ARGV[4] publish command,
 -- ARGV[5] how long the next offer keeps the lock, ms,
 -- ARGV[6] '' to pass it on, or the command counting a channel's listeners (pubsub numsub or
--- shardnumsub) to pass it on only when its process no longer listens
+-- shardnumsub) to pass it on only when its process no longer listens, ARGV[7] the sender's time, ms
 -- returns the number of the offer of that token standing afterwards (one more than ARGV[2] when
 -- this call passed it on), or -1 when there is none (it was taken, or nobody was left)
 ops['pass-offer'] = function()
@@ -414,10 +410,9 @@ ops['pass-offer'] = function()
         return tonumber(number)
     end
     local next_number = tonumber(number) + 1
-    local offered_at = now_text()
     local taker, rest = offer_to_ring(KEYS[2], ARGV[4], ring, 'o' .. token .. '.' .. next_number, target)
     if taker then
-        redis.call('set', KEYS[1], exclusive_value('r', taker, token, next_number, offered_at, rest, ''),
+        redis.call('set', KEYS[1], exclusive_value('r', taker, token, next_number, ARGV[7] or '', rest, ''),
             'px', ARGV[5])
         return next_number
     end
@@ -755,7 +750,7 @@ ops['release-write'] = function() return rw_release(false) end
 -- rw-pass-offer: pass-offer for the write side of the read/write lock: an offer its process did
 -- not take moves on to the next process of the ring that listens, and the writer marks of the
 -- process passed over go (readers no longer wait for it); with nobody left, everyone is woken.
--- The offer passed on records when (server ms).
+-- The offer passed on records when (ARGV[7], the sender's clock).
 -- KEYS[1] read/write hash, KEYS[2] release channel
 -- ARGV as pass-offer's (ARGV[5] unused: the offer lasts as long as the hash)
 -- returns as pass-offer
@@ -772,13 +767,12 @@ ops['rw-pass-offer'] = function()
         return tonumber(number)
     end
     local next_number = tonumber(number) + 1
-    local offered_at = now_text()
     local taker, rest, gone = offer_to_ring(KEYS[2], ARGV[4], redis.call('hget', KEYS[1], 'o') or '',
         'o' .. token .. '.' .. next_number, target)
     table.insert(gone, target)
     drop_writer_marks(KEYS[1], gone)
     if taker then
-        redis.call('hset', KEYS[1], 'x', taker .. '|' .. token .. '|' .. next_number .. '|' .. offered_at)
+        redis.call('hset', KEYS[1], 'x', taker .. '|' .. token .. '|' .. next_number .. '|' .. (ARGV[7] or ''))
     else
         redis.call('hdel', KEYS[1], 'x')
     end

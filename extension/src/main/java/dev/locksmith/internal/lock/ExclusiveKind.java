@@ -35,7 +35,8 @@ class ExclusiveKind extends LockKind {
     ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis, RingRelease offer) {
         return LockScript.integer("release", new String[] {keys.lock(), keys.channel(), keys.latch(owner)}, owner,
                 Long.toString(latchMillis), keys.publish(), requestId,
-                offer.offers() ? Long.toString(offer.reserveMillis()) : "", offer.staysInRing() ? "1" : "");
+                offer.offers() ? Long.toString(offer.reserveMillis()) : "", offer.staysInRing() ? "1" : "",
+                Long.toString(System.currentTimeMillis()));
     }
 
     @Override

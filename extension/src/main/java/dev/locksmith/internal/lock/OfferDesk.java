@@ -215,6 +215,6 @@ final class OfferDesk {
 
     private ScriptCall passOn(LockKeys keys, String token, String number, String target, String onlyIfGone) {
         return LockScript.integer(keys.isReadWrite() ? "rw-pass-offer" : "pass-offer", new String[] {keys.lock(), keys.channel()}, token, number, target,
-                keys.publish(), Long.toString(reserveMillis), onlyIfGone);
+                keys.publish(), Long.toString(reserveMillis), onlyIfGone, Long.toString(System.currentTimeMillis()));
     }
 }

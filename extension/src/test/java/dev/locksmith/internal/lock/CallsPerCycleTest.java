@@ -61,12 +61,11 @@ class CallsPerCycleTest {
      * the lock to one process of the ring, and only that one asks. N managers (each standing for a
      * process), one thread each, share {@code HAND_OFF_CYCLES} lock+unlock cycles of one name; at
      * N = 2, 8 and 16 the calls per cycle, scripts and their commands, subscriptions included,
-     * stay within a budget that does not depend on N: 12 for the reentrant lock (measured 9.9 to
-     * 10.7, one of them the TIME with which a release records when it made its offer, for
-     * describe), 13 for the write lock, whose hand-off reads and rewrites its hash in each script
-     * (12.0 in the benchmark's steady state; here each process's first attempt and subscriptions
-     * add up to 0.5 at N = 16; its release records the releasing process's time instead, which
-     * costs no command). When every release woke every waiting process, each of them asked
+     * stay within a budget that does not depend on N: 12 for the reentrant lock (measured 9.2 to
+     * 9.5), 13 for the write lock, whose hand-off reads and rewrites its hash in each script (12.0
+     * in the benchmark's steady state; here each process's first attempt and subscriptions add
+     * up to 0.5 at N = 16). An offer records when it was made by the releasing process's clock, for
+     * describe, so that costs no command. When every release woke every waiting process, each of them asked
      * Redis again, and the calls per cycle grew with N.
      */
     @ParameterizedTest(name = "{0} processes, {1}, budget {2}")

@@ -60,7 +60,8 @@ final class ScriptClient implements AutoCloseable {
      */
     long passOffer(LockKeys keys, String token, String number, String target) throws Exception {
         return run(LockScript.integer(keys.isReadWrite() ? "rw-pass-offer" : "pass-offer",
-                new String[] {keys.lock(), keys.channel()}, token, number, target, "publish", "30000", ""));
+                new String[] {keys.lock(), keys.channel()}, token, number, target, "publish", "30000", "",
+                Long.toString(System.currentTimeMillis())));
     }
 
     /**
