@@ -4,7 +4,9 @@ import dev.locksmith.LockException;
 import dev.locksmith.RedisMode;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.TimeoutOptions;
@@ -19,6 +21,7 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -172,13 +175,24 @@ public final class RedisEndpoint implements AutoCloseable {
 
     /**
      * @param action run (on an event thread; it must not block) whenever a cluster's topology
-     *               changes, such as after a failover; never for a single server
+     *               changes, such as after a failover, or, with a single server, whenever the
+     *               pub/sub connection connected again (Lettuce subscribes its channels again
+     *               itself then, but only logs a subscription that Redis refused)
      */
     public void onTopologyChange(Runnable action) {
         if (cluster) {
             topologyWatch = resources.eventBus().get()
                     .filter(ClusterTopologyChangedEvent.class::isInstance)
                     .subscribe(event -> action.run());
+        } else {
+            client.addListener(new RedisConnectionStateListener() {
+                @Override
+                public void onRedisConnected(RedisChannelHandler<?, ?> connection, SocketAddress address) {
+                    if (connection == pubSub) {
+                        action.run();
+                    }
+                }
+            });
         }
     }
 
