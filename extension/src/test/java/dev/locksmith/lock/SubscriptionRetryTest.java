@@ -90,14 +90,9 @@ class SubscriptionRetryTest {
              LockManager locks = Locksmith.builder().redisUri(redis.uri()).build()) {
             DistributedLock held = holders.getFairLock("busy-fair");
             held.lock();
-            Future<Boolean> waiter;
-            try (AutoCloseable busy = RedisFaults.busy(redis.node())) {
-                waiter = threads.submit(() -> tryAndUnlock(locks.getFairLock("busy-fair")));
-                awaitRefusedSubscription(log, waiter);
-            }
-            Await.until("the fair waiter listens", Duration.ofSeconds(10),
-                    () -> redis.listeners("locksmith:{busy-fair}:released") == 1 || waiter.isDone());
-            assertThat(waiter).isNotDone();
+
+            Future<Boolean> waiter = listenAfterBusySubscription(log, locks.getFairLock("busy-fair"),
+                    "locksmith:{busy-fair}:released");
             held.unlock();
 
             assertThat(waiter.get(10, TimeUnit.SECONDS)).isTrue();
@@ -117,15 +112,9 @@ class SubscriptionRetryTest {
              LockManager others = Locksmith.builder().redisUri(redis.uri()).build()) {
             DistributedLock held = locks.getLock("busy-line");
             held.lock();
-            Future<Boolean> waiter;
-            try (AutoCloseable busy = RedisFaults.busy(redis.node())) {
-                waiter = threads.submit(() -> tryAndUnlock(locks.getLock("busy-line")));
-                awaitRefusedSubscription(log, waiter);
-            }
 
-            Await.until("the waiter listens", Duration.ofSeconds(10),
-                    () -> redis.listeners("locksmith:{busy-line}:released") == 1 || waiter.isDone());
-            assertThat(waiter).isNotDone();
+            Future<Boolean> waiter = listenAfterBusySubscription(log, locks.getLock("busy-line"),
+                    "locksmith:{busy-line}:released");
             assertThat(others.getLock("busy-line").forceUnlock()).isTrue();
             assertThat(waiter.get(10, TimeUnit.SECONDS)).as("woken by the force-unlock's message").isTrue();
             assertThat(redis.lockStateLeftBehind(5_000)).isEmpty();
@@ -179,11 +168,26 @@ class SubscriptionRetryTest {
         return "redis://" + USER + ":" + PASSWORD + "@127.0.0.1:" + redis.node().port();
     }
 
-    private static void awaitRefusedSubscription(LogCapture log, Future<Boolean> waiter) {
-        Await.until("Redis answered the waiter's subscription with BUSY", Duration.ofSeconds(10),
-                () -> waiter.isDone() || log.messages().stream()
-                        .anyMatch(text -> text.contains("Subscribing to releases") && text.contains("BUSY")));
-        assertThat(waiter).as("the waiter still waits").isNotDone();
+    /**
+     * Starts a waiter for {@code lock} while Redis answers BUSY, and ends the BUSY once Redis
+     * refused the waiter's subscription.
+     *
+     * @return the waiter, once it listens on {@code channel}, still waiting
+     */
+    private Future<Boolean> listenAfterBusySubscription(LogCapture log, DistributedLock lock, String channel)
+            throws Exception {
+        Future<Boolean> waiter;
+        try (AutoCloseable busy = RedisFaults.busy(redis.node())) {
+            waiter = threads.submit(() -> tryAndUnlock(lock));
+            Await.until("Redis answered the waiter's subscription with BUSY", Duration.ofSeconds(10),
+                    () -> waiter.isDone() || log.messages().stream()
+                            .anyMatch(text -> text.contains("Subscribing to releases") && text.contains("BUSY")));
+            assertThat(waiter).as("the waiter still waits while Redis answers BUSY").isNotDone();
+        }
+        Await.until("the waiter listens on " + channel, Duration.ofSeconds(10),
+                () -> redis.listeners(channel) == 1 || waiter.isDone());
+        assertThat(waiter).as("the waiter still waits once it listens").isNotDone();
+        return waiter;
     }
 
     private static boolean tryAndUnlock(DistributedLock lock) throws InterruptedException {
