@@ -99,7 +99,9 @@ public final class Locksmith {
         /**
          * After each acquisition, waits ({@code WAIT}) until {@code replicas} replicas have the
          * lock, so a failover to one of them does not lose it. Fewer acknowledgements within the
-         * timeout release the lock again and fail the acquisition with {@link LockException}.
+         * timeout release the lock again and fail the acquisition with {@link LockException}. In
+         * {@link RedisMode#CLUSTER} the replicas counted are those of the master of the lock's own
+         * slot. Not with {@link RedisMode#REDLOCK}, whose masters have no replicas.
          *
          * @param replicas how many replicas must acknowledge; 0 turns this off
          * @param timeout  how long to wait for them

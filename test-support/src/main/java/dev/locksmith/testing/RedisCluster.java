@@ -184,6 +184,15 @@ public final class RedisCluster implements AutoCloseable {
     }
 
     /**
+     * @param master a running master of this cluster
+     * @return its replicas, running or not, as the master sees them
+     */
+    public List<LocalRedisServer> replicasOf(LocalRedisServer master) {
+        ClusterView view = ClusterView.of(master);
+        return view.replicasOf(view.myself().id()).stream().map(e -> nodeAt(e.port())).toList();
+    }
+
+    /**
      * Crashes (SIGKILL) the master of {@code slot} and returns once one of its replicas is
      * master of that slot and the cluster is {@linkplain #awaitHealthy healthy} again. Takes
      * about 2 to 4 s: one node timeout to suspect the master, gossip to agree it failed, then

@@ -296,7 +296,7 @@ final class Acquisition {
         long timeout = context.settings().syncTimeout().toMillis();
         long acknowledged;
         try {
-            acknowledged = context.replies().await(context.store().awaitReplicas(wanted, timeout),
+            acknowledged = context.replies().await(context.store().awaitReplicas(lock.keys().lock(), wanted, timeout),
                     "Waiting for replicas to copy ", lock.description());
         } catch (LockException e) {
             dropOwnHoldNow();

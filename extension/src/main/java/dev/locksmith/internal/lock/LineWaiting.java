@@ -71,8 +71,12 @@ final class LineWaiting implements WaitStrategy {
             long busyForMillis = woken ? 0 : acquisition.localHolderLeaseLeftMillis();
             if (busyForMillis > 0) {
                 // Listen all the same: a force-unlock elsewhere frees the lock without this holder's release.
-                if (!listening && attempts.run(() -> acquisition.listen(contention)) == 0) {
-                    listening = true;
+                if (!listening) {
+                    long subscribed = attempts.run(() -> acquisition.listen(contention));
+                    listening = subscribed == 0;
+                    if (!listening) {
+                        busyForMillis = Math.min(busyForMillis, subscribed); // subscribe again soon
+                    }
                 }
             } else if (listening && contention.ring().awaitsOffer() && System.nanoTime() - askAgainAt < 0
                     && !deadline.hasPassed()) { // a tryLock() without a wait still asks once

@@ -1,6 +1,8 @@
 package dev.locksmith.internal.lock;
 
 import dev.locksmith.internal.redis.ReleaseChannels;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -38,6 +40,7 @@ final class LocalContention {
     /** How many times in a row a lock passes between threads of this process without Redis releasing it. */
     static final int HAND_OVERS_IN_A_ROW = 8;
     private static final String EVERYONE = ReleaseChannels.EVERYONE;
+    private static final Logger LOG = System.getLogger(LocalContention.class.getName());
 
     /** What a waiter of the line is to do next. */
     enum Turn {
@@ -338,12 +341,18 @@ final class LocalContention {
         } finally {
             mutex.unlock();
         }
-        long sentAt = clock.getAsLong();
-        CompletionStage<List<Long>> answer;
+        long sentAt = taker.claimedAt(); // no later than the attempt's sending
+        CompletionStage<List<Long>> answer = null;
         try {
             answer = taker.offerAttempt().send();
         } catch (RuntimeException e) {
             answer = CompletableFuture.failedFuture(e);
+        } finally {
+            if (answer == null) {
+                // An Error while sending: the waiter must not sit claimed for the whole claim
+                // patience; it asks Redis itself at once. The Error goes on up this thread.
+                settleOffer(taker, heard, sentAt, null, new IllegalStateException("The offer's attempt failed"));
+            }
         }
         answer.whenComplete((reply, failure) -> settleOffer(taker, heard, sentAt, reply, failure));
     }
@@ -363,7 +372,8 @@ final class LocalContention {
     /**
      * Settles a waiter claimed for an offer with its attempt's answer. An attempt that failed
      * leaves the offer heard standing: the waiter asks Redis itself (finding its hold, should
-     * Redis have granted it all the same), and if it gives up, the offer is passed on.
+     * Redis have granted it all the same), and if it gives up, the offer is passed on. Whatever
+     * this throws, the waiter is settled (in a {@code finally}), never left claimed.
      */
     private void settleOffer(HandOver taker, long heard, long sentAt, List<Long> reply, Throwable failure) {
         mutex.lock();
@@ -377,7 +387,16 @@ final class LocalContention {
                 ring.attempted(heard, false, reply.size() > 2 && reply.get(2) == 1L);
                 fellThrough(taker, sentAt, false);
             }
+        } catch (Throwable unexpected) {
+            // Thrown on the thread that completed the attempt, where nobody would hear of it.
+            LOG.log(Level.WARNING, "Settling an offer of " + keys.lock() + " to a waiting thread failed; it asks"
+                    + " Redis itself", unexpected);
+            throw unexpected;
         } finally {
+            // Whatever happened above, a waiter still claimed is settled now: it asks Redis
+            // itself (where it finds the lock if the attempt got it) instead of waiting out the
+            // claim patience. A no-op once it was handed the lock or fell through.
+            fellThrough(taker, sentAt, true);
             mutex.unlock();
         }
     }

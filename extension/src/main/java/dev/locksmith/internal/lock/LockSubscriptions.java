@@ -15,8 +15,8 @@ import java.util.function.Consumer;
 final class LockSubscriptions {
     private final LockKeys keys;
     private final String managerId;
-    private Subscription everyone;
-    private Subscription own;
+    private volatile Subscription everyone;
+    private volatile Subscription own;
     private CompletionStage<Void> confirmed;
     private volatile boolean listening;
 
@@ -26,14 +26,23 @@ final class LockSubscriptions {
     }
 
     /**
+     * Subscribes both channels, or, while that is under way or done, returns its confirmation. A
+     * subscription that failed (Redis refused it, or did not answer) is asked for again here: the
+     * next wait of any kind retries it instead of hearing the old failure for as long as the
+     * lock stays contended.
+     *
      * @param onMessage given every message of both channels, on the pub/sub thread
      * @return completes when Redis confirmed both subscriptions
      */
     CompletionStage<Void> listen(ReleaseChannels channels, Consumer<String> onMessage) {
         if (everyone == null) {
             everyone = channels.subscribe(keys.channel(), onMessage);
-            Subscription address = channels.subscribe(keys.address(managerId), onMessage);
-            own = address;
+            own = channels.subscribe(keys.address(managerId), onMessage);
+            confirmed = null;
+        }
+        if (confirmed == null || confirmed.toCompletableFuture().isCompletedExceptionally()
+                || (confirmed.toCompletableFuture().isDone() && !isListening())) {
+            Subscription address = own;
             // The flag is set before the stage completes: a caller that awaited it sees it.
             confirmed = everyone.subscribed().thenCombine(address.subscribed(), (a, b) -> b)
                     .thenRun(() -> listening = own == address);
@@ -45,7 +54,10 @@ final class LockSubscriptions {
      * @return whether Redis confirmed that this process listens, on the lock's channel and its own
      */
     boolean isListening() {
-        return listening;
+        Subscription channel = everyone;
+        Subscription address = own;
+        // A renewal that failed after a topology change or a reconnect makes it unknown again.
+        return listening && channel != null && address != null && channel.isConfirmed() && address.isConfirmed();
     }
 
     /**

@@ -95,7 +95,7 @@ final class MultiLock extends LockFacade {
         waiting.checkInterrupt();
         int waitFor = tryAllAtOnce(leaseMillis);
         if (waitFor < 0) {
-            return true;
+            return allTaken(locks);
         }
         if (deadline.hasPassed()) {
             return false;
@@ -107,18 +107,25 @@ final class MultiLock extends LockFacade {
             }
             List<DistributedLock> held = new ArrayList<>(List.of(first));
             int busy = -1;
-            for (int i = 0; i < locks.size() && busy < 0; i++) {
-                if (i == waitFor) {
-                    continue;
+            try {
+                for (int i = 0; i < locks.size() && busy < 0; i++) {
+                    if (i == waitFor) {
+                        continue;
+                    }
+                    if (take(locks.get(i), Deadline.in(0), leaseMillis, waiting)) {
+                        held.add(locks.get(i));
+                    } else {
+                        busy = i;
+                    }
                 }
-                if (take(locks.get(i), Deadline.in(0), leaseMillis, waiting)) {
-                    held.add(locks.get(i));
-                } else {
-                    busy = i;
-                }
+            } catch (Throwable failure) {
+                // A part failed (its manager closed, Redis refused, an interrupt): the parts taken
+                // so far are nobody's once the caller hears "no", so they are released here.
+                releaseAfter(held, failure);
+                throw failure;
             }
             if (busy < 0) {
-                return true;
+                return allTaken(held);
             }
             releaseAll(held);
             if (deadline.hasPassed()) {
@@ -126,6 +133,27 @@ final class MultiLock extends LockFacade {
             }
             waitFor = busy;
         }
+    }
+
+    /**
+     * Every part is held; unless the manager of one began to close meanwhile. Its close releases
+     * that part, and the caller is told the manager closed; the parts of the managers still open
+     * would then be nobody's, so they are released here before the caller hears it.
+     *
+     * @return true
+     * @throws IllegalStateException if the manager of a part closed while the parts were taken
+     */
+    private boolean allTaken(List<DistributedLock> held) {
+        if (managerOpen()) {
+            return true;
+        }
+        List<DistributedLock> stillOpen = held.stream()
+                .filter(lock -> !(lock instanceof LockFacade ours) || ours.managerOpen()).toList();
+        IllegalStateException closed = new IllegalStateException("The LockManager of a part of the " + describe()
+                + " closed while it was being acquired; its close released that part, and the other parts were"
+                + " released too");
+        releaseAfter(stillOpen, closed);
+        throw closed;
     }
 
     /**
@@ -144,13 +172,19 @@ final class MultiLock extends LockFacade {
             attempts.add(attempt);
         }
         List<CompletionStage<List<Long>>> answers = new ArrayList<>();
-        for (Acquisition attempt : attempts) {
-            answers.add(attempt.send());
+        RuntimeException failure = null;
+        try {
+            for (Acquisition attempt : attempts) {
+                answers.add(attempt.send());
+            }
+        } catch (RuntimeException e) {
+            // The attempts sent before this one may be granted: they are settled below and
+            // whatever they got is released before the failure is thrown.
+            failure = e;
         }
         List<DistributedLock> granted = new ArrayList<>();
         int busy = -1;
-        RuntimeException failure = null;
-        for (int i = 0; i < attempts.size(); i++) {
+        for (int i = 0; i < answers.size(); i++) {
             try {
                 attempts.get(i).settle(answers.get(i));
                 if (attempts.get(i).granted() != null) {
@@ -166,11 +200,24 @@ final class MultiLock extends LockFacade {
         if (failure == null && busy < 0) {
             return -1;
         }
-        releaseAll(granted);
         if (failure != null) {
+            releaseAfter(granted, failure);
             throw failure;
         }
+        releaseAll(granted);
         return busy;
+    }
+
+    /**
+     * Releases the parts taken before {@code failure}, which the caller is to hear about: a
+     * failure of the release is added to it as suppressed.
+     */
+    private static void releaseAfter(List<DistributedLock> taken, Throwable failure) {
+        try {
+            releaseAll(taken);
+        } catch (RuntimeException releaseFailure) {
+            failure.addSuppressed(releaseFailure);
+        }
     }
 
     /**

@@ -27,11 +27,20 @@ final class QueueWaiting implements WaitStrategy {
         turns.join(owner);
         Hold hold = null;
         try {
-            acquisition.listen(contention);
             Attempts attempts = acquisition.attempts(deadline);
+            boolean listening = false;
             while (true) {
                 acquisition.checkOpen();
                 long seen = turns.everyoneWoken();
+                long retryListenIn = Long.MAX_VALUE;
+                if (!listening) {
+                    // Listen before joining the queue, so that a turn announced after the attempt
+                    // reaches this process. A subscription that failed in a way a retry may get past
+                    // is asked for again on every round (as the other kinds do) while the waiter
+                    // asks Redis for its turn meanwhile.
+                    retryListenIn = attempts.run(() -> acquisition.listen(contention));
+                    listening = retryListenIn == 0;
+                }
                 long busyForMillis = attempts.run(acquisition::attempt);
                 if (busyForMillis == Acquisition.ACQUIRED) {
                     hold = acquisition.granted();
@@ -42,7 +51,7 @@ final class QueueWaiting implements WaitStrategy {
                 }
                 waiting.checkInterrupt();
                 long nanos = Math.min(acquisition.waitNanos(deadline, busyForMillis),
-                        TimeUnit.MILLISECONDS.toNanos(acquisition.leaseMillis() / 3));
+                        TimeUnit.MILLISECONDS.toNanos(Math.min(acquisition.leaseMillis() / 3, retryListenIn)));
                 turns.await(owner, seen, nanos, waiting);
             }
         } finally {

@@ -4,7 +4,9 @@ import dev.locksmith.LockException;
 import dev.locksmith.RedisMode;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.TimeoutOptions;
@@ -12,6 +14,8 @@ import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
@@ -19,12 +23,14 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToIntFunction;
@@ -43,6 +49,7 @@ public final class RedisEndpoint implements AutoCloseable {
     private final RedisClusterAsyncCommands<String, String> commands;
     private final StatefulRedisPubSubConnection<String, String> pubSub;
     private final ToIntFunction<String> partitionOfKey;
+    private final ReplicaWait replicaWait;
     private final String description;
     private final boolean cluster;
     private volatile Disposable topologyWatch;
@@ -50,12 +57,13 @@ public final class RedisEndpoint implements AutoCloseable {
     private RedisEndpoint(ClientResources resources, AbstractRedisClient client,
                           RedisClusterAsyncCommands<String, String> commands,
                           StatefulRedisPubSubConnection<String, String> pubSub,
-                          ToIntFunction<String> partitionOfKey, String description) {
+                          ToIntFunction<String> partitionOfKey, ReplicaWait replicaWait, String description) {
         this.resources = resources;
         this.client = client;
         this.commands = commands;
         this.pubSub = pubSub;
         this.partitionOfKey = partitionOfKey;
+        this.replicaWait = replicaWait;
         this.description = description;
         this.cluster = client instanceof RedisClusterClient;
     }
@@ -105,8 +113,9 @@ public final class RedisEndpoint implements AutoCloseable {
         try {
             var connection = client.connect(StringCodec.UTF8, uri);
             var pubSub = client.connectPubSub(StringCodec.UTF8, uri);
-            return new RedisEndpoint(resources, client, connection.async(), pubSub,
-                    key -> 0, description);
+            var commands = connection.async();
+            return new RedisEndpoint(resources, client, commands, pubSub, key -> 0,
+                    (key, replicas, timeoutMillis) -> commands.waitForReplication(replicas, timeoutMillis), description);
         } catch (RedisException e) {
             shutdownQuietly(client, description);
             throw e;
@@ -130,8 +139,9 @@ public final class RedisEndpoint implements AutoCloseable {
         try {
             var connection = client.connect(StringCodec.UTF8);
             var pubSub = client.connectPubSub(StringCodec.UTF8);
-            return new RedisEndpoint(resources, client, connection.async(), pubSub,
-                    SlotHash::getSlot, description);
+            return new RedisEndpoint(resources, client, connection.async(), pubSub, SlotHash::getSlot,
+                    (key, replicas, timeoutMillis) -> waitOnMasterOf(connection, key, replicas, timeoutMillis),
+                    description);
         } catch (RedisException e) {
             shutdownQuietly(client, description);
             throw e;
@@ -143,6 +153,43 @@ public final class RedisEndpoint implements AutoCloseable {
      */
     public RedisClusterAsyncCommands<String, String> commands() {
         return commands;
+    }
+
+    /**
+     * Waits ({@code WAIT}) until {@code replicas} replicas acknowledged the writes this process
+     * made so far to {@code key}'s master. {@code WAIT} counts the writes of the connection it is
+     * sent on, so it goes where the key's writes went: the shared connection of a single server,
+     * or, in a cluster, the connection to the key's master over which the cluster connection
+     * sent them.
+     *
+     * @param key a key just written
+     * @return how many replicas acknowledged within {@code timeoutMillis}
+     */
+    public CompletionStage<Long> awaitReplicas(String key, int replicas, long timeoutMillis) {
+        return replicaWait.await(key, replicas, timeoutMillis);
+    }
+
+    /**
+     * A cluster connection sends {@code WAIT}, which names no key, to a node of its choice, which
+     * counts its replicas' copies of nothing this connection wrote. The node connection by host
+     * and port is the one the cluster connection routes the slot's writes over.
+     */
+    private static CompletionStage<Long> waitOnMasterOf(StatefulRedisClusterConnection<String, String> connection,
+                                                        String key, int replicas, long timeoutMillis) {
+        int slot = SlotHash.getSlot(key);
+        RedisClusterNode master = connection.getPartitions().getMasterBySlot(slot);
+        if (master == null) {
+            return CompletableFuture.failedFuture(new RedisException("No master serves slot " + slot + " of " + key
+                    + " in the topology the client knows; it is learning the new one"));
+        }
+        return connection.getConnectionAsync(master.getUri().getHost(), master.getUri().getPort())
+                .thenCompose(node -> node.async().waitForReplication(replicas, timeoutMillis));
+    }
+
+    /** How {@link #awaitReplicas} reaches the node that received a key's writes. */
+    @FunctionalInterface
+    private interface ReplicaWait {
+        CompletionStage<Long> await(String key, int replicas, long timeoutMillis);
     }
 
     /**
@@ -172,13 +219,24 @@ public final class RedisEndpoint implements AutoCloseable {
 
     /**
      * @param action run (on an event thread; it must not block) whenever a cluster's topology
-     *               changes, such as after a failover; never for a single server
+     *               changes, such as after a failover, or, with a single server, whenever the
+     *               pub/sub connection connected again (Lettuce subscribes its channels again
+     *               itself then, but only logs a subscription that Redis refused)
      */
     public void onTopologyChange(Runnable action) {
         if (cluster) {
             topologyWatch = resources.eventBus().get()
                     .filter(ClusterTopologyChangedEvent.class::isInstance)
                     .subscribe(event -> action.run());
+        } else {
+            client.addListener(new RedisConnectionStateListener() {
+                @Override
+                public void onRedisConnected(RedisChannelHandler<?, ?> connection, SocketAddress address) {
+                    if (connection == pubSub) {
+                        action.run();
+                    }
+                }
+            });
         }
     }
 

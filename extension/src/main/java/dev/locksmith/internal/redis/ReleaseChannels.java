@@ -25,6 +25,10 @@ import java.util.function.Consumer;
  * them is delivered. In a cluster the channels are sharded ({@code SSUBSCRIBE}): a release
  * travels only to the lock's own shard, and the subscriptions are renewed after every topology
  * change, because a failover silently drops them.
+ *
+ * <p>A subscription Redis refused or did not confirm (an error answer, a timeout, a dropped
+ * connection) is not kept as failed: the next listener that asks for its confirmation
+ * ({@link Subscription#subscribed()}), and the next topology change, subscribe the channel again.
  */
 public final class ReleaseChannels {
     /** The message that wakes every waiter of a channel: a release to everyone, or a resubscription. */
@@ -123,12 +127,17 @@ public final class ReleaseChannels {
     /**
      * Subscribes every active channel again. After a cluster failover the promoted master has
      * none of the failed master's sharded subscriptions, and nothing tells the client; renewing
-     * them on each topology change keeps waiters hearing releases. Waiters also wake when the
-     * holder's lease runs out, so a release missed meanwhile costs time, not correctness.
+     * them on each topology change keeps waiters hearing releases. With a single server it runs
+     * after each reconnect of the pub/sub connection, where Lettuce's own resubscription only
+     * logs a refusal. A renewal that fails makes the channels count as not subscribed, so the
+     * next wait of each subscribes again. Waiters also wake when the holder's lease runs out, so
+     * a release missed meanwhile costs time, not correctness.
      */
     public void renewSubscriptions() {
         List<String> active;
         synchronized (this) {
+            // A subscription that failed is asked for afresh, so its listeners see it confirmed.
+            channels.forEach((name, channel) -> retryIfFailed(name, channel));
             active = List.copyOf(channels.keySet());
         }
         if (active.isEmpty()) {
@@ -139,9 +148,27 @@ public final class ReleaseChannels {
             subscribe(connection, all).whenComplete((ok, failure) -> {
                 if (failure != null) {
                     LOG.log(Level.WARNING, "Renewing " + all.length + " release subscription(s) failed; waiters fall back"
-                            + " to the holders' leases until the next topology change: " + failure);
+                            + " to the holders' leases, and the next wait of each lock subscribes again: " + failure);
+                    forgetConfirmations(all, failure);
                 }
             });
+        }
+    }
+
+    /**
+     * A renewal failed on a server whose confirmation counts: the channels are no longer known to
+     * be subscribed, so the next wait of each asks for them again instead of trusting the old
+     * confirmation.
+     */
+    private synchronized void forgetConfirmations(String[] channelNames, Throwable failure) {
+        if (connections.size() - 1 >= confirmationsNeeded) {
+            return; // the other servers still carry the messages
+        }
+        for (String name : channelNames) {
+            Channel channel = channels.get(name);
+            if (channel != null && channel.subscribed.isDone()) {
+                channel.subscribed = CompletableFuture.failedFuture(failure);
+            }
         }
     }
 
@@ -165,7 +192,26 @@ public final class ReleaseChannels {
             channels.put(channel, existing);
         }
         existing.listeners.add(onMessage);
-        return new Subscription(this, channel, onMessage, existing.subscribed);
+        return new Subscription(this, channel, existing, onMessage);
+    }
+
+    /**
+     * @return completes when Redis confirmed the channel's subscription; a subscription that
+     *         failed is sent again first, so a refusal or a timeout is never kept
+     */
+    private synchronized CompletionStage<Void> confirmation(String channel) {
+        Channel existing = channels.get(channel);
+        if (existing == null) {
+            return CompletableFuture.failedFuture(new IllegalStateException("No longer listening on " + channel));
+        }
+        retryIfFailed(channel, existing);
+        return existing.subscribed;
+    }
+
+    private void retryIfFailed(String name, Channel channel) {
+        if (channel.subscribed.isCompletedExceptionally()) {
+            channel.subscribed = subscribeEverywhere(name);
+        }
     }
 
     private CompletableFuture<Void> subscribeEverywhere(String channel) {
@@ -234,7 +280,7 @@ public final class ReleaseChannels {
     }
 
     private static final class Channel {
-        final CompletableFuture<Void> subscribed;
+        volatile CompletableFuture<Void> subscribed; // written under the ReleaseChannels' monitor
         final Set<Consumer<String>> listeners = Collections.newSetFromMap(new IdentityHashMap<>());
 
         Channel(CompletableFuture<Void> subscribed) {
@@ -248,23 +294,36 @@ public final class ReleaseChannels {
     public static final class Subscription implements AutoCloseable {
         private final ReleaseChannels owner;
         private final String channel;
+        private final Channel subscribedChannel;
         private final Consumer<String> onMessage;
-        private final CompletionStage<Void> subscribed;
         private boolean closed;
 
-        private Subscription(ReleaseChannels owner, String channel, Consumer<String> onMessage,
-                             CompletionStage<Void> subscribed) {
+        private Subscription(ReleaseChannels owner, String channel, Channel subscribedChannel,
+                             Consumer<String> onMessage) {
             this.owner = owner;
             this.channel = channel;
+            this.subscribedChannel = subscribedChannel;
             this.onMessage = onMessage;
-            this.subscribed = subscribed;
         }
 
         /**
-         * @return completes when Redis has confirmed the subscription
+         * @return whether Redis confirmed the channel's latest subscription, and no renewal of it
+         *         failed since; never blocks
+         */
+        public boolean isConfirmed() {
+            CompletableFuture<Void> latest = subscribedChannel.subscribed;
+            return latest.isDone() && !latest.isCompletedExceptionally();
+        }
+
+        /**
+         * Asks for the subscription's confirmation; when the last SUBSCRIBE of the channel failed,
+         * this sends it again.
+         *
+         * @return completes when Redis has confirmed the subscription, or exceptionally with why
+         *         this try did not
          */
         public CompletionStage<Void> subscribed() {
-            return subscribed;
+            return owner.confirmation(channel);
         }
 
         /**

@@ -117,11 +117,13 @@ public interface LockStore extends AutoCloseable {
     CompletionStage<Long> timeToLive(String key);
 
     /**
-     * Waits until {@code replicas} replicas acknowledged this process's writes.
+     * Waits until {@code replicas} replicas acknowledged this process's writes to the node that
+     * holds {@code key} (in a cluster, the key's master).
      *
+     * @param key a key the caller just wrote
      * @return how many acknowledged
      */
-    CompletionStage<Long> awaitReplicas(int replicas, long timeoutMillis);
+    CompletionStage<Long> awaitReplicas(String key, int replicas, long timeoutMillis);
 
     /**
      * @return completes when the deployment answers a PING (a majority of masters, for RedLock)

@@ -262,7 +262,7 @@ final class RedLockStore implements LockStore {
     }
 
     @Override
-    public CompletionStage<Long> awaitReplicas(int replicas, long timeoutMillis) {
+    public CompletionStage<Long> awaitReplicas(String key, int replicas, long timeoutMillis) {
         throw new UnsupportedOperationException("RedLock masters have no replicas to wait for");
     }
 

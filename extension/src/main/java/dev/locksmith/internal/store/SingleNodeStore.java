@@ -80,8 +80,8 @@ final class SingleNodeStore implements LockStore {
     }
 
     @Override
-    public CompletionStage<Long> awaitReplicas(int replicas, long timeoutMillis) {
-        return endpoint.commands().waitForReplication(replicas, timeoutMillis);
+    public CompletionStage<Long> awaitReplicas(String key, int replicas, long timeoutMillis) {
+        return endpoint.awaitReplicas(key, replicas, timeoutMillis);
     }
 
     @Override

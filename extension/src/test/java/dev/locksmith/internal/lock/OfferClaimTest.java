@@ -1,6 +1,7 @@
 package dev.locksmith.internal.lock;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.locksmith.testing.Await;
 import java.time.Duration;
@@ -123,6 +124,47 @@ class OfferClaimTest {
                 .isFalse();
     }
 
+    /**
+     * The pub/sub thread that hears the offer cannot send the waiter's attempt: an {@code Error}
+     * (here a class that fails to load on that thread). The waiter is settled at once and asks
+     * Redis itself; it does not wait out the claim patience (a minute here).
+     */
+    @Test
+    void anErrorWhileSendingTheOffersAttemptSettlesTheWaiterAtOnce() throws Exception {
+        LocalContention patient = new LocalContention(LockKeys.of("locksmith", "offered"), state, 60 * SECOND,
+                System::nanoTime, new OfferDesk(null, null, 1_000, 30_000), "manager-a");
+        HandOver me = patient.join("manager-a:1", 30_000, "worker", () -> {
+            throw new NoClassDefFoundError("dev/locksmith/internal/lock/AcquireRequest");
+        });
+        long before = System.nanoTime();
+        Sleeper waiter = sleepUntilWoken(patient, me, 120 * SECOND, Waiting.uninterruptible());
+
+        assertThatThrownBy(() -> patient.wake(OFFER)).as("the Error goes on up the pub/sub thread")
+                .isInstanceOf(NoClassDefFoundError.class);
+
+        assertThat(waiter.turn()).as("settled at once, not after the claim patience").isEqualTo(LocalContention.Turn.ASK);
+        assertThat(me.uncertainSince()).isGreaterThanOrEqualTo(before);
+    }
+
+    /**
+     * The answer to the waiter's attempt cannot be read (it lacks the fencing token), so settling
+     * the claim throws on the thread that completed the attempt: the waiter is settled all the
+     * same, at once, and asks Redis itself.
+     */
+    @Test
+    void anAnswerThatCannotBeReadStillSettlesTheWaiterAtOnce() throws Exception {
+        LocalContention patient = new LocalContention(LockKeys.of("locksmith", "offered"), state, 60 * SECOND,
+                System::nanoTime, new OfferDesk(null, null, 1_000, 30_000), "manager-a");
+        HandOver me = patient.join("manager-a:1", 30_000, "worker", this::attempt);
+        Sleeper waiter = sleepUntilWoken(patient, me, 120 * SECOND, Waiting.uninterruptible());
+
+        patient.wake(OFFER);
+        sentAttempt().complete(List.of(1L));
+
+        assertThat(waiter.turn()).as("settled at once, not after the claim patience").isEqualTo(LocalContention.Turn.ASK);
+        assertThat(me.uncertainSince()).as("Redis may have granted it").isNotEqualTo(HandOver.NONE);
+    }
+
     @Test
     void aWaiterThatIsNotAsleepIsWokenToAskInstead() {
         contention.join("manager-a:1", 30_000, "worker", this::attempt);
@@ -151,6 +193,10 @@ class OfferClaimTest {
      * returns once it sleeps there (parked, so a claim can reach it).
      */
     private Sleeper sleepUntilWoken(HandOver me, long timeoutNanos, Waiting waiting) {
+        return sleepUntilWoken(contention, me, timeoutNanos, waiting);
+    }
+
+    private Sleeper sleepUntilWoken(LocalContention contention, HandOver me, long timeoutNanos, Waiting waiting) {
         CompletableFuture<Thread> sleeping = new CompletableFuture<>();
         Future<Woken> woken = waiterThread.submit(() -> {
             long seen = contention.wakeUps();
