@@ -81,6 +81,56 @@ final class ServerProcess {
         }
     }
 
+    /**
+     * Runs a server that is expected to fail its startup, until its process ends by itself.
+     *
+     * @param title   the server, for messages
+     * @param command how to run it; its output is read, with errors merged in
+     * @param timeout how long it may take to end
+     * @return how it ended, and its whole console
+     * @throws IllegalStateException with the console's last lines if it still ran after {@code timeout}
+     *                               (it is then killed)
+     */
+    static Ended runToEnd(String title, ProcessBuilder command, Duration timeout) {
+        Process process;
+        try {
+            process = command.redirectErrorStream(true).start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not run " + command.command(), e);
+        }
+        RUNNING.add(process);
+        ServerProcess server = new ServerProcess(title, process);
+        CompletableFuture<Void> consoleRead = new CompletableFuture<>();
+        Thread reader = new Thread(() -> server.readConsole(List.of(), List.of(), consoleRead), title + "-console");
+        reader.setDaemon(true);
+        reader.start();
+        try {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                String tail = server.consoleTail(80);
+                server.kill();
+                throw new IllegalStateException(title + " still ran " + timeout + " after it was started:\n" + tail);
+            }
+            // The console ends when the process has gone; wait for its last lines.
+            reader.join(TimeUnit.SECONDS.toMillis(30));
+            return new Ended(process.exitValue(), server.console());
+        } catch (InterruptedException e) {
+            server.kill();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while running " + title, e);
+        } finally {
+            RUNNING.remove(process);
+        }
+    }
+
+    /**
+     * A server process that ended by itself.
+     *
+     * @param exitCode its exit code
+     * @param console  every line it wrote
+     */
+    record Ended(int exitCode, List<String> console) {
+    }
+
     private void readConsole(List<String> started, List<String> failures, CompletableFuture<Void> up) {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
