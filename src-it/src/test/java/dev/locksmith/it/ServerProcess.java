@@ -37,6 +37,7 @@ final class ServerProcess {
     private final String title;
     private final Process process;
     private final List<String> console = Collections.synchronizedList(new ArrayList<>());
+    private final CompletableFuture<Void> consoleEnded = new CompletableFuture<>();
 
     private ServerProcess(String title, Process process) {
         this.title = title;
@@ -54,18 +55,8 @@ final class ServerProcess {
      */
     static ServerProcess start(String title, ProcessBuilder command, List<String> started, List<String> failures,
             Duration timeout) {
-        Process process;
-        try {
-            process = command.redirectErrorStream(true).start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not run " + command.command(), e);
-        }
-        RUNNING.add(process);
-        ServerProcess server = new ServerProcess(title, process);
         CompletableFuture<Void> up = new CompletableFuture<>();
-        Thread reader = new Thread(() -> server.readConsole(started, failures, up), title + "-console");
-        reader.setDaemon(true);
-        reader.start();
+        ServerProcess server = launch(title, command, started, failures, up);
         try {
             up.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             return server;
@@ -92,6 +83,34 @@ final class ServerProcess {
      *                               (it is then killed)
      */
     static Ended runToEnd(String title, ProcessBuilder command, Duration timeout) {
+        ServerProcess server = launch(title, command, List.of(), List.of(), new CompletableFuture<>());
+        try {
+            if (!server.process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                String tail = server.consoleTail(80);
+                server.kill();
+                throw new IllegalStateException(title + " still ran " + timeout + " after it was started:\n" + tail);
+            }
+            // The console ends when the process has gone; wait for its last lines.
+            server.consoleEnded.get(30, TimeUnit.SECONDS);
+            return new Ended(server.process.exitValue(), server.console());
+        } catch (TimeoutException | ExecutionException e) {
+            throw new IllegalStateException(title + " ended, but its console did not", e);
+        } catch (InterruptedException e) {
+            server.kill();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while running " + title, e);
+        } finally {
+            RUNNING.remove(server.process);
+        }
+    }
+
+    /**
+     * @param up completed when every started message has appeared, failed on a failure message or
+     *           when the console ends first
+     * @return the started process, its console being read
+     */
+    private static ServerProcess launch(String title, ProcessBuilder command, List<String> started,
+            List<String> failures, CompletableFuture<Void> up) {
         Process process;
         try {
             process = command.redirectErrorStream(true).start();
@@ -100,26 +119,10 @@ final class ServerProcess {
         }
         RUNNING.add(process);
         ServerProcess server = new ServerProcess(title, process);
-        CompletableFuture<Void> consoleRead = new CompletableFuture<>();
-        Thread reader = new Thread(() -> server.readConsole(List.of(), List.of(), consoleRead), title + "-console");
+        Thread reader = new Thread(() -> server.readConsole(started, failures, up), title + "-console");
         reader.setDaemon(true);
         reader.start();
-        try {
-            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                String tail = server.consoleTail(80);
-                server.kill();
-                throw new IllegalStateException(title + " still ran " + timeout + " after it was started:\n" + tail);
-            }
-            // The console ends when the process has gone; wait for its last lines.
-            reader.join(TimeUnit.SECONDS.toMillis(30));
-            return new Ended(process.exitValue(), server.console());
-        } catch (InterruptedException e) {
-            server.kill();
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while running " + title, e);
-        } finally {
-            RUNNING.remove(process);
-        }
+        return server;
     }
 
     /**
@@ -155,6 +158,7 @@ final class ServerProcess {
             // the process was killed; its console ends here
         }
         up.completeExceptionally(new IllegalStateException("the server process ended"));
+        consoleEnded.complete(null);
     }
 
     /**

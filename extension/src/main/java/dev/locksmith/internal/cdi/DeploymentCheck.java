@@ -65,15 +65,15 @@ record DeploymentCheck(LocksmithSettings settings, LockedMethods methods, List<P
      * @throws DeploymentException with every problem's message, one per line, if there is any
      */
     void failOnProblems() {
-        if (problems.isEmpty()) {
-            return;
+        if (problems.size() == 1) {
+            throw problems.get(0).exception();
         }
-        DeploymentException failure = problems.size() == 1 ? problems.get(0).exception()
-                : new DeploymentException(problems.stream().map(Problem::message).collect(Collectors.joining("\n")));
         if (problems.size() > 1) {
-            problems.forEach(problem -> failure.addSuppressed(problem.exception()));
+            DeploymentException all = new DeploymentException(problems.stream().map(Problem::message)
+                    .collect(Collectors.joining("\n")));
+            problems.forEach(problem -> all.addSuppressed(problem.exception()));
+            throw all;
         }
-        throw failure;
     }
 
     /**
