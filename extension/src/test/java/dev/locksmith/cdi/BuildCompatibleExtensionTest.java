@@ -45,6 +45,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Locksmith in a container that runs only build compatible extensions, as Quarkus's ArC does:
@@ -116,34 +117,61 @@ class BuildCompatibleExtensionTest {
         }
     }
 
-    @Test
-    void aBadRunTimeOverrideFailsALiteContainersStartupWithThePortableExtensionsMessage() {
-        String key = Reservations.class.getName() + "/reserve/Locked/waitTime";
-        Throwable portable;
-        try (TestConfig config = TestConfig.redis(redis.uri(), key, "banana")) {
-            assertThat(config).isNotNull();
-            portable = startFailure(CdiContainers.weld(Registration.PORTABLE, Reservations.class));
-        }
+    @ParameterizedTest
+    @ValueSource(strings = {"%s/reserve/Locked/waitTime", "%s/Locked/waitTime", "Locked/waitTime"})
+    void aBadRunTimeOverrideFailsALiteContainersStartupWithThePortableExtensionsMessage(String form) {
+        String key = String.format(form, Reservations.class.getName());
+        Throwable portable = portableStartFailure(key, "banana");
 
-        Throwable lite;
-        try (TestConfig built = TestConfig.redis(redis.uri())) {
-            assertThat(built).isNotNull();
-            RunTimeConfiguration.set(TestConfig.properties(redis.uri(), key, "banana"));
-            lite = startFailure(CdiContainers.weld(Registration.LITE, Reservations.class)
-                    .addBuildCompatibleExtensions(RunTimeConfiguration.class));
-        } finally {
-            RunTimeConfiguration.close();
-        }
+        Throwable lite = liteStartFailureAtRunTime(key, "banana");
 
         String expected = "@Locked(\"stock:{sku}\") on Reservations#reserve(String sku, int quantity): config key " + key
                 + " = 'banana' is not a duration; write " + Durations.FORMS + ", a plain number in SECONDS, or -1 for"
                 + " the default";
         assertThat(CdiContainers.messages(portable)).contains(expected);
+        assertThat(lite).as("the Lite container's startup fails").isNotNull();
         StringWriter trace = new StringWriter();
         lite.printStackTrace(new PrintWriter(trace));
         assertThat(trace.toString()).as("failed by the check at startup, not by the build's")
                 .contains(LiteBeans.RuntimeCreator.class.getName());
         assertThat(CdiContainers.messages(lite)).contains(expected);
+    }
+
+    @Test
+    void twoBadRunTimeOverridesFailALiteContainersStartupNamingBoth() {
+        String waitKey = Reservations.class.getName() + "/reserve/Locked/waitTime";
+        String leaseKey = Reservations.class.getName() + "/release/Locked/leaseTime";
+
+        Throwable portable = portableStartFailure(waitKey, "banana", leaseKey, "0");
+        Throwable lite = liteStartFailureAtRunTime(waitKey, "banana", leaseKey, "0");
+
+        for (String expected : List.of("config key " + waitKey + " = 'banana' is not a duration",
+                "@Locked(\"stock:{sku}\") on Reservations#release(String sku): " + leaseKey
+                        + " = '0' (in SECONDS, the annotation's unit) is not a lease")) {
+            assertThat(CdiContainers.messages(portable)).contains(expected);
+            assertThat(CdiContainers.messages(lite)).contains(expected);
+        }
+    }
+
+    private static Throwable portableStartFailure(String... overrides) {
+        try (TestConfig config = TestConfig.redis(redis.uri(), overrides)) {
+            assertThat(config).isNotNull();
+            return startFailure(CdiContainers.weld(Registration.PORTABLE, Reservations.class));
+        }
+    }
+
+    /**
+     * @return how a Lite container, whose build saw none of the overrides, fails to start with them
+     */
+    private static Throwable liteStartFailureAtRunTime(String... overrides) {
+        try (TestConfig built = TestConfig.redis(redis.uri())) {
+            assertThat(built).isNotNull();
+            RunTimeConfiguration.set(TestConfig.properties(redis.uri(), overrides));
+            return startFailure(CdiContainers.weld(Registration.LITE, Reservations.class)
+                    .addBuildCompatibleExtensions(RunTimeConfiguration.class));
+        } finally {
+            RunTimeConfiguration.close();
+        }
     }
 
     @ParameterizedTest
@@ -242,6 +270,10 @@ class BuildCompatibleExtensionTest {
     static class Reservations {
         @Locked("stock:{sku}")
         public void reserve(String sku, int quantity) {
+        }
+
+        @Locked("stock:{sku}")
+        public void release(String sku) {
         }
     }
 
