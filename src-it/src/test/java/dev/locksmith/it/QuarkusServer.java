@@ -4,6 +4,7 @@ import dev.locksmith.testing.FreePorts;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -40,16 +41,38 @@ final class QuarkusServer extends ProcessServer {
         launch();
     }
 
+    /**
+     * Runs an instance that must not start, until its process ends.
+     *
+     * @param name             the instance's name, also its {@code sample.instance}
+     * @param environment      configuration keys as environment variables, and the SAMPLE_DB_* settings
+     * @param systemProperties further configuration as {@code -Dkey=value} options of its JVM
+     * @return how it ended, and its console
+     * @throws IllegalStateException if it still ran after the start timeout
+     */
+    static ServerProcess.Ended runToEnd(String name, Map<String, String> environment, Map<String, String> systemProperties) {
+        QuarkusServer server = new QuarkusServer(name, environment);
+        server.httpPort = FreePorts.next();
+        return ServerProcess.runToEnd(server.toString(), server.command(systemProperties), START_TIMEOUT);
+    }
+
     private void launch() {
-        Path jar = RuntimeFiles.file("quarkus.sample.jar");
         httpPort = FreePorts.next();
-        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-XX:TieredStopAtLevel=1", "-jar", jar.toString());
+        running(ServerProcess.start(toString(), command(Map.of()), STARTED, FAILURES, START_TIMEOUT));
+    }
+
+    private ProcessBuilder command(Map<String, String> systemProperties) {
+        Path jar = RuntimeFiles.file("quarkus.sample.jar");
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m", "-XX:TieredStopAtLevel=1"));
+        systemProperties.forEach((key, value) -> command.add("-D" + key + "=" + value));
+        command.addAll(List.of("-jar", jar.toString()));
+        ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().put("SAMPLE_INSTANCE", name());
         builder.environment().put("QUARKUS_HTTP_HOST", "127.0.0.1");
         builder.environment().put("QUARKUS_HTTP_PORT", Integer.toString(httpPort));
         builder.environment().putAll(environment);
-        running(ServerProcess.start(toString(), builder, STARTED, FAILURES, START_TIMEOUT));
+        return builder;
     }
 
     @Override

@@ -77,6 +77,16 @@ final class SampleClient {
     }
 
     /**
+     * @return the answer, once it comes, of a reservation through the Quarkus sample's
+     *         {@code TransformedReservations}, whose {@code @Locked} an annotation transformation added
+     */
+    CompletableFuture<Reply> reserveTransformedAsync(String sku, int quantity) {
+        HttpRequest request = json(request("/api/transformed/" + sku + "/reservations"), "POST",
+                "{\"quantity\": " + quantity + "}").build();
+        return HTTP.sendAsync(request, HttpResponse.BodyHandlers.ofString()).thenApply(SampleClient::reply);
+    }
+
+    /**
      * @return {@code GET /api/locks/{name}}: the lock's description
      */
     Reply describeLock(String name) {

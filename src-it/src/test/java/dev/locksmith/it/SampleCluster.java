@@ -124,7 +124,11 @@ final class SampleCluster implements BeforeAllCallback, BeforeEachCallback, Afte
         }
     }
 
-    private Map<String, String> environment(String server) {
+    /**
+     * @param server a server's name, such as {@code s1}
+     * @return the configuration, as environment variables, that a server of this cluster starts with
+     */
+    Map<String, String> environment(String server) {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("LOCKSMITH_REDIS_URI", redis.uri());
         env.put("LOCKSMITH_KEY_PREFIX", keyPrefix);

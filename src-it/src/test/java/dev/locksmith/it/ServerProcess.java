@@ -37,6 +37,7 @@ final class ServerProcess {
     private final String title;
     private final Process process;
     private final List<String> console = Collections.synchronizedList(new ArrayList<>());
+    private final CompletableFuture<Void> consoleEnded = new CompletableFuture<>();
 
     private ServerProcess(String title, Process process) {
         this.title = title;
@@ -54,18 +55,8 @@ final class ServerProcess {
      */
     static ServerProcess start(String title, ProcessBuilder command, List<String> started, List<String> failures,
             Duration timeout) {
-        Process process;
-        try {
-            process = command.redirectErrorStream(true).start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not run " + command.command(), e);
-        }
-        RUNNING.add(process);
-        ServerProcess server = new ServerProcess(title, process);
         CompletableFuture<Void> up = new CompletableFuture<>();
-        Thread reader = new Thread(() -> server.readConsole(started, failures, up), title + "-console");
-        reader.setDaemon(true);
-        reader.start();
+        ServerProcess server = launch(title, command, started, failures, up);
         try {
             up.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             return server;
@@ -79,6 +70,68 @@ final class ServerProcess {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while starting " + title, e);
         }
+    }
+
+    /**
+     * Runs a server that is expected to fail its startup, until its process ends by itself.
+     *
+     * @param title   the server, for messages
+     * @param command how to run it; its output is read, with errors merged in
+     * @param timeout how long it may take to end
+     * @return how it ended, and its whole console
+     * @throws IllegalStateException with the console's last lines if it still ran after {@code timeout}
+     *                               (it is then killed)
+     */
+    static Ended runToEnd(String title, ProcessBuilder command, Duration timeout) {
+        ServerProcess server = launch(title, command, List.of(), List.of(), new CompletableFuture<>());
+        try {
+            if (!server.process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                String tail = server.consoleTail(80);
+                server.kill();
+                throw new IllegalStateException(title + " still ran " + timeout + " after it was started:\n" + tail);
+            }
+            // The console ends when the process has gone; wait for its last lines.
+            server.consoleEnded.get(30, TimeUnit.SECONDS);
+            return new Ended(server.process.exitValue(), server.console());
+        } catch (TimeoutException | ExecutionException e) {
+            throw new IllegalStateException(title + " ended, but its console did not", e);
+        } catch (InterruptedException e) {
+            server.kill();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while running " + title, e);
+        } finally {
+            RUNNING.remove(server.process);
+        }
+    }
+
+    /**
+     * @param up completed when every started message has appeared, failed on a failure message or
+     *           when the console ends first
+     * @return the started process, its console being read
+     */
+    private static ServerProcess launch(String title, ProcessBuilder command, List<String> started,
+            List<String> failures, CompletableFuture<Void> up) {
+        Process process;
+        try {
+            process = command.redirectErrorStream(true).start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not run " + command.command(), e);
+        }
+        RUNNING.add(process);
+        ServerProcess server = new ServerProcess(title, process);
+        Thread reader = new Thread(() -> server.readConsole(started, failures, up), title + "-console");
+        reader.setDaemon(true);
+        reader.start();
+        return server;
+    }
+
+    /**
+     * A server process that ended by itself.
+     *
+     * @param exitCode its exit code
+     * @param console  every line it wrote
+     */
+    record Ended(int exitCode, List<String> console) {
     }
 
     private void readConsole(List<String> started, List<String> failures, CompletableFuture<Void> up) {
@@ -105,6 +158,7 @@ final class ServerProcess {
             // the process was killed; its console ends here
         }
         up.completeExceptionally(new IllegalStateException("the server process ended"));
+        consoleEnded.complete(null);
     }
 
     /**

@@ -1,16 +1,19 @@
 package dev.locksmith.internal.cdi;
 
 import dev.locksmith.internal.config.Durations;
+import jakarta.enterprise.inject.spi.DeploymentException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * The check both registrations of Locksmith make before the application runs: the settings, and
  * every {@code @Locked} use against its method and the configuration's overrides. The portable
  * extension makes it when the deployment is validated; the build compatible extension when the
- * application is built (Quarkus) or deployed (Weld), each reporting the same messages its own way.
+ * application is built (Quarkus) or deployed (Weld), and again when it starts, with the
+ * configuration it runs with. Each reports the same messages its own way.
  *
  * @param settings the checked settings, or null when they are bad
  * @param methods  every use resolved, and the resolver of the ones discovery did not see
@@ -56,11 +59,36 @@ record DeploymentCheck(LocksmithSettings settings, LockedMethods methods, List<P
     }
 
     /**
+     * Fails a startup as the portable extension fails a deployment, where no container collects
+     * the problems: a CDI Lite container's run-time check.
+     *
+     * @throws DeploymentException with every problem's message, one per line, if there is any
+     */
+    void failOnProblems() {
+        if (problems.size() == 1) {
+            throw problems.get(0).exception();
+        }
+        if (problems.size() > 1) {
+            DeploymentException all = new DeploymentException(problems.stream().map(Problem::message)
+                    .collect(Collectors.joining("\n")));
+            problems.forEach(problem -> all.addSuppressed(problem.exception()));
+            throw all;
+        }
+    }
+
+    /**
      * One bad setting or use.
      *
      * @param message what is wrong, where, and the fix
      * @param cause   the exception that said so
      */
     record Problem(String message, IllegalArgumentException cause) {
+
+        /**
+         * @return the problem as the container reports it
+         */
+        DeploymentException exception() {
+            return new DeploymentException(message, cause);
+        }
     }
 }

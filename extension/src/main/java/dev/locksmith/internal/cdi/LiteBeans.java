@@ -1,6 +1,7 @@
 package dev.locksmith.internal.cdi;
 
 import dev.locksmith.LockManager;
+import dev.locksmith.Locked;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Startup;
 import jakarta.enterprise.inject.Instance;
@@ -10,11 +11,14 @@ import jakarta.enterprise.inject.build.compatible.spi.SyntheticBeanDisposer;
 import jakarta.enterprise.inject.build.compatible.spi.SyntheticComponents;
 import jakarta.enterprise.inject.build.compatible.spi.SyntheticObserver;
 import jakarta.enterprise.inject.spi.CDI;
-import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.enterprise.inject.spi.EventContext;
+import jakarta.enterprise.lang.model.AnnotationInfo;
+import jakarta.enterprise.lang.model.declarations.ClassInfo;
 import jakarta.inject.Singleton;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.lang.annotation.Annotation;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -25,20 +29,31 @@ import java.util.List;
  */
 public final class LiteBeans {
     private static final Logger LOG = System.getLogger(LocksmithLiteExtension.class.getName());
-    private static final String LOCKED_METHODS = "lockedMethods";
+    // The @Locked uses the build found, one array element each, for the check at startup.
+    private static final String BEAN_CLASSES = "beanClasses";
+    private static final String DECLARING_CLASSES = "declaringClasses";
+    private static final String METHODS = "methods";
+    private static final String PARAMETER_TYPES = "parameterTypes";
+    private static final String BINDINGS = "bindings";
 
     private LiteBeans() {
     }
 
     /**
-     * @param components    where the beans are added
-     * @param lockedMethods how many {@code @Locked} methods discovery found, for the startup line
+     * @param components where the beans are added
+     * @param uses       every {@code @Locked} use the container's model shows, checked again at startup
      */
-    static void add(SyntheticComponents components, int lockedMethods) {
+    static void add(SyntheticComponents components, List<LockedModel.Declared> uses) {
         components.addBean(LockedRuntime.class)
                 .type(LockedRuntime.class)
                 .scope(Singleton.class)
-                .withParam(LOCKED_METHODS, lockedMethods)
+                .withParam(BEAN_CLASSES, uses.stream().map(LockedModel.Declared::beanClass).toArray(ClassInfo[]::new))
+                .withParam(DECLARING_CLASSES,
+                        uses.stream().map(LockedModel.Declared::declaringClass).toArray(ClassInfo[]::new))
+                .withParam(METHODS, uses.stream().map(LockedModel.Declared::method).toArray(String[]::new))
+                .withParam(PARAMETER_TYPES, uses.stream().map(use -> String.join(",", use.parameterTypes()))
+                        .toArray(String[]::new))
+                .withParam(BINDINGS, uses.stream().map(LockedModel.Declared::locked).toArray(AnnotationInfo[]::new))
                 .createWith(RuntimeCreator.class);
         components.addBean(LockManager.class)
                 .type(LockManager.class)
@@ -51,20 +66,35 @@ public final class LiteBeans {
     }
 
     /**
-     * Reads and checks the run-time settings, fails startup on a bad one, and logs the startup line.
+     * Reads the run-time configuration, checks the settings and every {@code @Locked} use against
+     * it as the portable extension does at deployment, fails startup on a bad one, and logs the
+     * startup line.
      */
     public static final class RuntimeCreator implements SyntheticBeanCreator<LockedRuntime> {
         @Override
         public LockedRuntime create(Instance<Object> lookup, Parameters params) {
-            DeploymentCheck check = DeploymentCheck.of(List.of(), ConfigValues.ofApplication());
-            if (!check.problems().isEmpty()) {
-                DeploymentCheck.Problem first = check.problems().get(0);
-                throw new DeploymentException(first.message(), first.cause());
-            }
+            DeploymentCheck check = DeploymentCheck.of(uses(params), ConfigValues.ofApplication());
+            check.failOnProblems();
             LockManagerLifecycle lifecycle = new LockManagerLifecycle(() -> lookup);
             lifecycle.configure(check.settings());
-            LOG.log(Level.INFO, DeploymentCheck.startupLine(params.get(LOCKED_METHODS, Integer.class), check.settings()));
+            LOG.log(Level.INFO, DeploymentCheck.startupLine(check.methods().size(), check.settings()));
             return new LockedRuntime(lifecycle, check.methods());
+        }
+
+        private static List<LockedUse> uses(Parameters params) {
+            // Arrays of the parameters' element types, not Locked[]: the container makes the arrays.
+            Class<?>[] beanClasses = params.get(BEAN_CLASSES, Class[].class);
+            Class<?>[] declaringClasses = params.get(DECLARING_CLASSES, Class[].class);
+            String[] methods = params.get(METHODS, String[].class);
+            String[] parameterTypes = params.get(PARAMETER_TYPES, String[].class);
+            Annotation[] bindings = params.get(BINDINGS, Annotation[].class);
+            List<LockedUse> uses = new ArrayList<>();
+            for (int i = 0; i < methods.length; i++) {
+                List<String> types = parameterTypes[i].isEmpty() ? List.of() : List.of(parameterTypes[i].split(","));
+                uses.add(new LockedUse(beanClasses[i], LockedUses.method(declaringClasses[i], methods[i], types),
+                        (Locked) bindings[i]));
+            }
+            return uses;
         }
     }
 

@@ -6,42 +6,38 @@ import jakarta.inject.Inject;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 /**
- * Which methods of a bean class are business methods that {@code @Locked} applies to. The
- * portable extension asks for each method of the container's {@code AnnotatedType}; the build
- * compatible extension, which sees only class names, reads the class by reflection.
+ * Which methods of a bean class are business methods that {@code @Locked} applies to, as the
+ * portable extension asks for each method of the container's {@code AnnotatedType}
+ * ({@link LockedModel} asks the same of a CDI Lite container's model), and the method a use
+ * found in that model names.
  */
 final class LockedUses {
     private LockedUses() {
     }
 
     /**
-     * @param beanClass a managed bean's class
-     * @return every business method of it, declared or inherited, that {@code @Locked} applies to
+     * @param declaringClass the class that declares the method
+     * @param name           the method's name
+     * @param parameterTypes the erasures of its parameter types, as {@link Class#getTypeName()} names them
+     * @return the method, never a bridge the compiler made for it
+     * @throws IllegalStateException if the class has no such method: it changed since it was read
      */
-    static List<LockedUse> of(Class<?> beanClass) {
-        if (beanClass.isAnnotationPresent(jakarta.interceptor.Interceptor.class)) {
-            return List.of();
-        }
-        List<LockedUse> uses = new ArrayList<>();
-        Set<String> overridden = new HashSet<>();
-        for (Class<?> type = beanClass; type != null && type != Object.class; type = type.getSuperclass()) {
-            for (Method method : type.getDeclaredMethods()) {
-                if (isBusinessMethod(method, method::isAnnotationPresent)
-                        && overridden.add(method.getName() + Arrays.toString(method.getParameterTypes()))) {
-                    LockedBinding.find(beanClass, method).ifPresent(locked ->
-                            uses.add(new LockedUse(beanClass, method, locked)));
-                }
+    static Method method(Class<?> declaringClass, String name, List<String> parameterTypes) {
+        for (Method method : declaringClass.getDeclaredMethods()) {
+            if (method.getName().equals(name) && !method.isBridge() && !method.isSynthetic()
+                    && Arrays.stream(method.getParameterTypes()).map(Class::getTypeName).toList().equals(parameterTypes)) {
+                return method;
             }
         }
-        return uses;
+        throw new IllegalStateException("Locksmith found @Locked on " + declaringClass.getName() + "#" + name
+                + parameterTypes.stream().collect(Collectors.joining(", ", "(", ")")) + " when the application was built,"
+                + " but the class it runs with has no such method. Rebuild the application");
     }
 
     /**

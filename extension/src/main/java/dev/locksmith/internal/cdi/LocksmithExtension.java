@@ -11,7 +11,6 @@ import jakarta.enterprise.inject.spi.AnnotatedType;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
 import jakarta.enterprise.inject.spi.Decorator;
-import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.Interceptor;
 import jakarta.enterprise.inject.spi.ProcessManagedBean;
@@ -33,7 +32,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  *   <li>adds the {@code @ApplicationScoped} {@link LockManager} bean, closed when the application stops,
  *       and the {@link LockedRuntime} the interceptors use;</li>
  *   <li>once the beans are known, reads the configuration and resolves every use, failing the
- *       deployment with a {@link DeploymentException} for each bad template, duration or override.</li>
+ *       deployment with a {@link jakarta.enterprise.inject.spi.DeploymentException} for each bad template, duration or override.</li>
  * </ul>
  *
  * <p>{@link LocksmithLiteExtension} does the same in CDI Lite containers (Quarkus), and steps aside
@@ -91,8 +90,7 @@ public class LocksmithExtension implements Extension {
     void validate(@Observes AfterDeploymentValidation event) {
         DeploymentCheck check = DeploymentCheck.of(uses, ConfigValues.ofApplication());
         uses.clear();
-        check.problems().forEach(problem ->
-                event.addDeploymentProblem(new DeploymentException(problem.message(), problem.cause())));
+        check.problems().forEach(problem -> event.addDeploymentProblem(problem.exception()));
         runtime.resolved(check.methods());
         if (check.settings() != null) {
             runtime.lifecycle().configure(check.settings());

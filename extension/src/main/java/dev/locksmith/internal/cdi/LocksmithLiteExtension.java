@@ -1,6 +1,5 @@
 package dev.locksmith.internal.cdi;
 
-import dev.locksmith.Locked;
 import dev.locksmith.internal.classpath.OptionalApi;
 import jakarta.enterprise.inject.build.compatible.spi.BeanInfo;
 import jakarta.enterprise.inject.build.compatible.spi.BuildCompatibleExtension;
@@ -12,14 +11,8 @@ import jakarta.enterprise.inject.build.compatible.spi.SkipIfPortableExtensionPre
 import jakarta.enterprise.inject.build.compatible.spi.Synthesis;
 import jakarta.enterprise.inject.build.compatible.spi.SyntheticComponents;
 import jakarta.enterprise.inject.build.compatible.spi.Validation;
-import jakarta.enterprise.lang.model.AnnotationInfo;
-import jakarta.enterprise.lang.model.declarations.ClassInfo;
-import jakarta.enterprise.lang.model.declarations.MethodInfo;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * {@code @Inject LockManager} and {@code @Locked} in a CDI Lite container, such as Quarkus's ArC,
@@ -29,12 +22,14 @@ import java.util.Set;
  *
  * <ul>
  *   <li>adds the {@link LockedInterceptor} and {@link LockedTransactionGuard};</li>
- *   <li>notes every business method of a managed bean that {@code @Locked} applies to;</li>
+ *   <li>notes every business method of a managed bean that {@code @Locked} applies to, as the
+ *       container's annotation model shows it, so a {@code @Locked} that an annotation
+ *       transformation added counts ({@link LockedModel});</li>
  *   <li>adds the {@link LockedRuntime}, the {@code LockManager} bean and, where MicroProfile Health
  *       is on the class path, the readiness check ({@link LiteBeans}, {@link LiteReadinessCheck});</li>
  *   <li>checks the settings and every use when the application is built (Quarkus) or deployed,
- *       failing it with the same message the portable extension gives; the settings are read and
- *       checked again at startup, where run-time configuration may differ.</li>
+ *       failing it with the same message the portable extension gives; both are checked again at
+ *       startup, with the configuration the application runs with, which may differ.</li>
  * </ul>
  *
  * <p>A CDI Full container (Weld) runs build compatible extensions too; there the portable
@@ -42,7 +37,7 @@ import java.util.Set;
  */
 @SkipIfPortableExtensionPresent(LocksmithExtension.class)
 public class LocksmithLiteExtension implements BuildCompatibleExtension {
-    private final List<LockedUse> uses = new ArrayList<>();
+    private final List<LockedModel.Declared> uses = new ArrayList<>();
 
     /**
      * @param classes where the interceptors are added
@@ -58,10 +53,8 @@ public class LocksmithLiteExtension implements BuildCompatibleExtension {
      */
     @Registration(types = Object.class)
     public void noteLockedMethods(BeanInfo bean) {
-        // Only classes that mention @Locked are loaded: a container also has beans whose classes it
-        // generates later in the build, which cannot be loaded yet.
-        if (bean.isClassBean() && !bean.isInterceptor() && mentionsLocked(bean.declaringClass())) {
-            uses.addAll(LockedUses.of(load(bean.declaringClass().name())));
+        if (bean.isClassBean() && !bean.isInterceptor()) {
+            uses.addAll(LockedModel.uses(bean.declaringClass()));
         }
     }
 
@@ -70,7 +63,7 @@ public class LocksmithLiteExtension implements BuildCompatibleExtension {
      */
     @Synthesis
     public void addBeans(SyntheticComponents components) {
-        LiteBeans.add(components, uses.size());
+        LiteBeans.add(components, uses);
         if (OptionalApi.HEALTH.isPresent()) {
             LiteReadinessCheck.add(components);
         }
@@ -81,41 +74,11 @@ public class LocksmithLiteExtension implements BuildCompatibleExtension {
      */
     @Validation
     public void validate(Messages messages) {
-        DeploymentCheck check = DeploymentCheck.of(uses, ConfigValues.ofApplication());
+        // Only classes with a @Locked use are loaded: a container also has beans whose classes it
+        // generates later in the build, which cannot be loaded yet.
+        List<LockedUse> loaded = uses.stream().map(use -> use.load(LocksmithLiteExtension::load)).toList();
+        DeploymentCheck check = DeploymentCheck.of(loaded, ConfigValues.ofApplication());
         check.problems().forEach(problem -> messages.error(problem.message()));
-    }
-
-    private static boolean mentionsLocked(ClassInfo beanClass) {
-        for (ClassInfo type = beanClass; type != null && !type.name().equals(Object.class.getName());
-                type = type.superClassDeclaration()) {
-            if (carryLocked(type.annotations(), new HashSet<>())) {
-                return true;
-            }
-            for (MethodInfo method : type.methods()) {
-                if (carryLocked(method.annotations(), new HashSet<>())) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    /**
-     * @return whether one of the annotations is {@code @Locked}, or a stereotype or interceptor
-     *         binding that carries it
-     */
-    private static boolean carryLocked(Collection<AnnotationInfo> annotations, Set<String> seen) {
-        for (AnnotationInfo annotation : annotations) {
-            String name = annotation.name();
-            if (name.equals(Locked.class.getName())) {
-                return true;
-            }
-            if (!name.startsWith("java.") && !name.startsWith("jakarta.") && seen.add(name)
-                    && carryLocked(annotation.declaration().annotations(), seen)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static Class<?> load(String name) {
@@ -123,7 +86,7 @@ public class LocksmithLiteExtension implements BuildCompatibleExtension {
         try {
             return Class.forName(name, false, loader != null ? loader : LocksmithLiteExtension.class.getClassLoader());
         } catch (ClassNotFoundException e) {
-            throw new IllegalStateException("Locksmith cannot read the bean class " + name + " to find its @Locked"
+            throw new IllegalStateException("Locksmith cannot read the bean class " + name + " to check its @Locked"
                     + " methods: " + e, e);
         }
     }
