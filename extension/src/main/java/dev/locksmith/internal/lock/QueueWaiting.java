@@ -38,8 +38,11 @@ final class QueueWaiting implements WaitStrategy {
                     // reaches this process. A subscription that failed in a way a retry may get past
                     // is asked for again on every round (as the other kinds do) while the waiter
                     // asks Redis for its turn meanwhile.
-                    retryListenIn = attempts.run(() -> acquisition.listen(contention));
-                    listening = retryListenIn == 0;
+                    long failedListen = attempts.run(() -> acquisition.listen(contention));
+                    listening = failedListen == 0;
+                    if (!listening) {
+                        retryListenIn = failedListen;
+                    }
                 }
                 long busyForMillis = attempts.run(acquisition::attempt);
                 if (busyForMillis == Acquisition.ACQUIRED) {
