@@ -1,0 +1,148 @@
+package dev.locksmith.fence;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.locksmith.Fence;
+import dev.locksmith.FencedWriteRefusedException;
+import dev.locksmith.testing.Await;
+import dev.locksmith.testing.PostgresServerExtension;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Why the fence is safe, shown with two real transactions on two connections to PostgreSQL: a
+ * stale holder A (token 5) and the later holder B (token 6) of the same lock, in both orders in
+ * which they can reach the database. Neither order loses an update or commits A's stale write
+ * over B's.
+ */
+class FenceOrderingTest {
+    private static final Duration DEADLINE = Duration.ofSeconds(30);
+    private static final String NAME = "account:1";
+
+    @RegisterExtension
+    static final PostgresServerExtension postgres = new PostgresServerExtension();
+
+    private final Fence fence = Fence.table("fence_order");
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+
+    @BeforeEach
+    void anAccountOfOneHundredAndAnEarlierHoldersToken() throws SQLException {
+        try (Connection connection = postgres.dataSource().getConnection()) {
+            fence.createTableIfAbsent(connection);
+        }
+        postgres.execute("CREATE TABLE account (id INT PRIMARY KEY, balance INT NOT NULL)",
+                "INSERT INTO account VALUES (1, 100)",
+                "INSERT INTO fence_order VALUES ('" + NAME + "', 4)");
+    }
+
+    @AfterEach
+    void dropTheTables() {
+        threads.shutdownNow();
+        postgres.execute("DROP TABLE account", "DROP TABLE fence_order");
+    }
+
+    @Test
+    void aStaleHolderThatChecksFirstHoldsTheLaterHolderBackUntilItEndsSoTheLaterOneReadsItsWrite() throws Exception {
+        try (Connection stale = transaction(); Connection later = transaction()) {
+            fence.check(stale, NAME, 5);
+            int staleRead = balance(stale);
+            setBalance(stale, staleRead + 10);
+
+            AtomicInteger laterRead = new AtomicInteger(-1);
+            Future<?> laterHolder = threads.submit(() -> {
+                fence.check(later, NAME, 6);
+                laterRead.set(balance(later));
+                setBalance(later, laterRead.get() + 1);
+                later.commit();
+                return null;
+            });
+            awaitWaitingForALock(backendOf(later));
+            assertThat(laterRead).as("the later holder has read nothing yet").hasValue(-1);
+            stale.commit();
+            laterHolder.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+
+            assertThat(staleRead).isEqualTo(100);
+            assertThat(laterRead).as("the later holder read the stale holder's write").hasValue(110);
+        }
+        assertThat(postgres.queryLong("SELECT balance FROM account WHERE id = 1")).as("no lost update").isEqualTo(111);
+        assertThat(postgres.queryLong("SELECT token FROM fence_order")).isEqualTo(6);
+    }
+
+    @Test
+    void aLaterHolderThatChecksFirstHasTheStaleHoldersCheckRefusedAndItsWriteNeverCommits() throws Exception {
+        try (Connection stale = transaction(); Connection later = transaction()) {
+            fence.check(later, NAME, 6);
+            setBalance(later, balance(later) + 1);
+
+            Future<?> staleHolder = threads.submit(() -> {
+                try {
+                    fence.check(stale, NAME, 5);
+                    setBalance(stale, balance(stale) + 10);
+                    stale.commit();
+                } catch (FencedWriteRefusedException e) {
+                    stale.rollback();
+                    throw e;
+                }
+                return null;
+            });
+            awaitWaitingForALock(backendOf(stale));
+            later.commit();
+
+            ExecutionException refused = org.assertj.core.api.Assertions.catchThrowableOfType(ExecutionException.class,
+                    () -> staleHolder.get(DEADLINE.toSeconds(), TimeUnit.SECONDS));
+            assertThat(refused.getCause()).isInstanceOf(FencedWriteRefusedException.class)
+                    .hasMessageContaining("token 5").hasMessageContaining("than 6");
+        }
+        assertThat(postgres.queryLong("SELECT balance FROM account WHERE id = 1")).as("only the later write")
+                .isEqualTo(101);
+        assertThat(postgres.queryLong("SELECT token FROM fence_order")).isEqualTo(6);
+    }
+
+    private static Connection transaction() throws SQLException {
+        Connection connection = postgres.dataSource().getConnection();
+        connection.setAutoCommit(false);
+        return connection;
+    }
+
+    private static int backendOf(Connection connection) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT pg_backend_pid()");
+             ResultSet row = statement.executeQuery()) {
+            row.next();
+            return row.getInt(1);
+        }
+    }
+
+    /** PostgreSQL says when a backend waits for another transaction's row lock. */
+    private static void awaitWaitingForALock(int backend) {
+        Await.until("backend " + backend + " waits for the fence row's lock", DEADLINE, () -> postgres.queryLong(
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE pid = " + backend + " AND wait_event_type = 'Lock'") == 1);
+    }
+
+    private static int balance(Connection connection) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement("SELECT balance FROM account WHERE id = 1");
+             ResultSet row = select.executeQuery()) {
+            row.next();
+            return row.getInt(1);
+        }
+    }
+
+    private static void setBalance(Connection connection, int balance) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement("UPDATE account SET balance = ? WHERE id = 1")) {
+            update.setInt(1, balance);
+            update.executeUpdate();
+        }
+    }
+}
