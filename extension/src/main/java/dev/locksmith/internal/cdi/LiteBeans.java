@@ -63,8 +63,11 @@ public final class LiteBeans {
             }
             LockManagerLifecycle lifecycle = new LockManagerLifecycle(() -> lookup);
             lifecycle.configure(check.settings());
+            LockedRuntime runtime = new LockedRuntime(lifecycle, check.methods());
+            // The data source and the table are found on the first fenced call: a build step has no database.
+            runtime.fencing().configure(check.fencing());
             LOG.log(Level.INFO, DeploymentCheck.startupLine(params.get(LOCKED_METHODS, Integer.class), check.settings()));
-            return new LockedRuntime(lifecycle, check.methods());
+            return runtime;
         }
     }
 
