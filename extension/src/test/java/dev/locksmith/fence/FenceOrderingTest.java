@@ -78,7 +78,7 @@ class FenceOrderingTest {
             assertThat(laterRead).as("the later holder read the stale holder's write").hasValue(110);
         }
         assertThat(postgres.queryLong("SELECT balance FROM account WHERE id = 1")).as("no lost update").isEqualTo(111);
-        assertThat(postgres.queryLong("SELECT token FROM fence_order")).isEqualTo(6);
+        assertThat(postgres.queryLong("SELECT token FROM fence_order WHERE lock_name = '" + NAME + "'")).isEqualTo(6);
     }
 
     @Test
@@ -108,7 +108,42 @@ class FenceOrderingTest {
         }
         assertThat(postgres.queryLong("SELECT balance FROM account WHERE id = 1")).as("only the later write")
                 .isEqualTo(101);
-        assertThat(postgres.queryLong("SELECT token FROM fence_order")).isEqualTo(6);
+        assertThat(postgres.queryLong("SELECT token FROM fence_order WHERE lock_name = '" + NAME + "'")).isEqualTo(6);
+    }
+
+    @Test
+    void onANamesFirstUseTheLaterHolderWaitsForTheStaleInsertAndFailsWithADuplicateKeyHavingReadNothing()
+            throws Exception {
+        String firstUse = "account:new";
+        try (Connection stale = transaction(); Connection later = transaction()) {
+            fence.check(stale, firstUse, 5);
+            setBalance(stale, balance(stale) + 10);
+
+            AtomicInteger laterRead = new AtomicInteger(-1);
+            Future<?> laterHolder = threads.submit(() -> {
+                try {
+                    fence.check(later, firstUse, 6);
+                    laterRead.set(balance(later));
+                } finally {
+                    later.rollback();
+                }
+                return null;
+            });
+            awaitWaitingForALock(backendOf(later));
+            stale.commit();
+
+            ExecutionException failed = org.assertj.core.api.Assertions.catchThrowableOfType(ExecutionException.class,
+                    () -> laterHolder.get(DEADLINE.toSeconds(), TimeUnit.SECONDS));
+            assertThat(failed.getCause()).isInstanceOf(dev.locksmith.LockException.class)
+                    .hasMessageContaining("'" + firstUse + "'").hasMessageContaining("duplicate key")
+                    .hasMessageContaining("roll back and retry");
+            assertThat(laterRead).as("the later holder read nothing").hasValue(-1);
+        }
+        try (Connection retry = transaction()) {
+            fence.check(retry, firstUse, 6);
+            retry.commit();
+        }
+        assertThat(postgres.queryLong("SELECT token FROM fence_order WHERE lock_name = '" + firstUse + "'")).isEqualTo(6);
     }
 
     private static Connection transaction() throws SQLException {
