@@ -84,7 +84,7 @@ class FencedLockedTest {
         InMemoryNaming.bind(DATA_SOURCE, new EnlistingDataSource(h2.xaDataSource(), Transactions.manager()));
         Telemetry.metrics = metrics;
         config = TestConfig.redis(redis.uri(), "locksmith.lease-time", "600ms");
-        container = CdiContainers.weld(CdiContainers.Registration.PORTABLE, Accounts.class,
+        container = CdiContainers.weld(Accounts.class,
                         PauseAfterLocking.Pausing.class, Telemetry.class)
                 .addExtension(new TransactionExtension()).initialize();
         accounts = container.select(Accounts.class).get();

@@ -1,6 +1,7 @@
 package dev.locksmith.internal.cdi;
 
 import dev.locksmith.LockManager;
+import dev.locksmith.internal.classpath.OptionalApi;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Startup;
 import jakarta.enterprise.inject.Instance;
@@ -26,6 +27,7 @@ import java.util.List;
 public final class LiteBeans {
     private static final Logger LOG = System.getLogger(LocksmithLiteExtension.class.getName());
     private static final String LOCKED_METHODS = "lockedMethods";
+    private static final String FENCED_USES = "fencedUses";
 
     private LiteBeans() {
     }
@@ -33,8 +35,9 @@ public final class LiteBeans {
     /**
      * @param components    where the beans are added
      * @param lockedMethods how many {@code @Locked} methods discovery found, for the startup line
+     * @param fencedUses    the uses annotated {@code fenced = true}, for messages; empty when none is
      */
-    static void add(SyntheticComponents components, int lockedMethods) {
+    static void add(SyntheticComponents components, int lockedMethods, String fencedUses) {
         components.addBean(LockedRuntime.class)
                 .type(LockedRuntime.class)
                 .scope(Singleton.class)
@@ -47,6 +50,7 @@ public final class LiteBeans {
                 .disposeWith(ManagerDisposer.class);
         components.addObserver(Startup.class)
                 .declaringClass(LiteBeans.class)
+                .withParam(FENCED_USES, fencedUses)
                 .observeWith(StartupCheck.class);
     }
 
@@ -64,7 +68,7 @@ public final class LiteBeans {
             LockManagerLifecycle lifecycle = new LockManagerLifecycle(() -> lookup);
             lifecycle.configure(check.settings());
             LockedRuntime runtime = new LockedRuntime(lifecycle, check.methods());
-            // The data source and the table are found on the first fenced call: a build step has no database.
+            // The data source and the table are found at startup (StartupCheck): a build step has no database.
             runtime.fencing().configure(check.fencing());
             LOG.log(Level.INFO, DeploymentCheck.startupLine(params.get(LOCKED_METHODS, Integer.class), check.settings()));
             return runtime;
@@ -92,12 +96,22 @@ public final class LiteBeans {
     }
 
     /**
-     * Checks the run-time settings when the application starts, not at the first locked call.
+     * Checks the run-time settings when the application starts, not at the first locked call, and
+     * with fenced uses, finds their data source and makes sure the fence table is there: at
+     * startup, outside any transaction, where the build had no database.
      */
     public static final class StartupCheck implements SyntheticObserver<Startup> {
         @Override
         public void observe(EventContext<Startup> event, Parameters params) {
-            CDI.current().select(LockedRuntime.class).get();
+            LockedRuntime runtime = CDI.current().select(LockedRuntime.class).get();
+            String fencedUses = params.get(FENCED_USES, String.class, "");
+            if (!fencedUses.isEmpty() && OptionalApi.JTA.isPresent()) {
+                try {
+                    runtime.fencing().prepare(fencedUses);
+                } catch (IllegalArgumentException e) {
+                    throw new DeploymentException(e.getMessage(), e);
+                }
+            }
         }
     }
 }

@@ -70,7 +70,9 @@ public class LocksmithLiteExtension implements BuildCompatibleExtension {
      */
     @Synthesis
     public void addBeans(SyntheticComponents components) {
-        LiteBeans.add(components, uses.size());
+        LiteBeans.add(components, uses.size(), uses.stream().filter(use -> use.locked().fenced())
+                .map(use -> "@Locked(fenced = true) on " + use.beanClass().getSimpleName() + "#" + use.method().getName())
+                .collect(java.util.stream.Collectors.joining("; ")));
         if (OptionalApi.HEALTH.isPresent()) {
             LiteReadinessCheck.add(components);
         }
