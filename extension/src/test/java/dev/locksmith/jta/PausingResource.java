@@ -1,9 +1,9 @@
 package dev.locksmith.jta;
 
+import dev.locksmith.testing.QuietXaResource;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import javax.transaction.xa.XAException;
-import javax.transaction.xa.XAResource;
 import javax.transaction.xa.Xid;
 
 /**
@@ -11,7 +11,7 @@ import javax.transaction.xa.Xid;
  * transaction is then paused in the middle of its two-phase commit, after Locksmith's check
  * before commit and before the database commits.
  */
-final class PausingResource implements XAResource {
+final class PausingResource implements QuietXaResource {
     final CountDownLatch preparing = new CountDownLatch(1);
     final CountDownLatch resume = new CountDownLatch(1);
 
@@ -27,45 +27,5 @@ final class PausingResource implements XAResource {
             throw new XAException(XAException.XA_RBOTHER);
         }
         return XA_OK;
-    }
-
-    @Override
-    public void commit(Xid xid, boolean onePhase) {
-    }
-
-    @Override
-    public void end(Xid xid, int flags) {
-    }
-
-    @Override
-    public void forget(Xid xid) {
-    }
-
-    @Override
-    public int getTransactionTimeout() {
-        return 0;
-    }
-
-    @Override
-    public boolean isSameRM(XAResource other) {
-        return other == this;
-    }
-
-    @Override
-    public Xid[] recover(int flag) {
-        return new Xid[0];
-    }
-
-    @Override
-    public void rollback(Xid xid) {
-    }
-
-    @Override
-    public boolean setTransactionTimeout(int seconds) {
-        return false;
-    }
-
-    @Override
-    public void start(Xid xid, int flags) {
     }
 }

@@ -69,7 +69,14 @@ public final class FencedTransactions {
                     + " transaction and its writes commit with it. Call it in a transaction: annotate the method or its"
                     + " caller with @Transactional (a session bean has one by default), or remove fenced = true", null);
         }
-        long token = lock.fencingToken();
+        long token;
+        try {
+            token = lock.fencingToken();
+        } catch (RuntimeException e) {
+            // This process already knows the hold is lost: nothing of this transaction may commit.
+            markRollbackOnly(registry);
+            throw e;
+        }
         CheckedIn key = new CheckedIn(this, lock.getName());
         if (Long.valueOf(token).equals(registry.getResource(key))) {
             return;
