@@ -61,6 +61,7 @@ class FenceOrderingTest {
             int staleRead = balance(stale);
             setBalance(stale, staleRead + 10);
 
+            int laterBackend = backendOf(later);
             AtomicInteger laterRead = new AtomicInteger(-1);
             Future<?> laterHolder = threads.submit(() -> {
                 fence.check(later, NAME, 6);
@@ -69,7 +70,7 @@ class FenceOrderingTest {
                 later.commit();
                 return null;
             });
-            awaitWaitingForALock(backendOf(later));
+            awaitWaitingForALock(laterBackend);
             assertThat(laterRead).as("the later holder has read nothing yet").hasValue(-1);
             stale.commit();
             laterHolder.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
@@ -87,6 +88,7 @@ class FenceOrderingTest {
             fence.check(later, NAME, 6);
             setBalance(later, balance(later) + 1);
 
+            int staleBackend = backendOf(stale);
             Future<?> staleHolder = threads.submit(() -> {
                 try {
                     fence.check(stale, NAME, 5);
@@ -98,7 +100,7 @@ class FenceOrderingTest {
                 }
                 return null;
             });
-            awaitWaitingForALock(backendOf(stale));
+            awaitWaitingForALock(staleBackend);
             later.commit();
 
             ExecutionException refused = org.assertj.core.api.Assertions.catchThrowableOfType(ExecutionException.class,
@@ -119,6 +121,7 @@ class FenceOrderingTest {
             fence.check(stale, firstUse, 5);
             setBalance(stale, balance(stale) + 10);
 
+            int laterBackend = backendOf(later);
             AtomicInteger laterRead = new AtomicInteger(-1);
             Future<?> laterHolder = threads.submit(() -> {
                 try {
@@ -129,7 +132,7 @@ class FenceOrderingTest {
                 }
                 return null;
             });
-            awaitWaitingForALock(backendOf(later));
+            awaitWaitingForALock(laterBackend);
             stale.commit();
 
             ExecutionException failed = org.assertj.core.api.Assertions.catchThrowableOfType(ExecutionException.class,
@@ -152,6 +155,7 @@ class FenceOrderingTest {
         return connection;
     }
 
+    /** Asked before the connection's transaction may block: a connection serves one statement at a time. */
     private static int backendOf(Connection connection) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement("SELECT pg_backend_pid()");
              ResultSet row = statement.executeQuery()) {

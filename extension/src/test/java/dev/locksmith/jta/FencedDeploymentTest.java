@@ -75,6 +75,17 @@ class FencedDeploymentTest {
     }
 
     @Test
+    void configurationFencesOrUnfencesOneUseAndTheSameRulesApply() {
+        String message = deploymentFailure(Map.of("Locked/fenced", "true"), PlainReader.class);
+
+        assertThat(message).contains("PlainReader#report()", "config key Locked/fenced = 'true' with type = READ");
+        try (CdiContainers.Application unfenced = CdiContainers.start(Map.of(
+                NeverTransactional.class.getName() + "/run/Locked/fenced", "false"), NeverTransactional.class)) {
+            assertThat(unfenced.get(NeverTransactional.class)).as("deployed without fencing").isNotNull();
+        }
+    }
+
+    @Test
     void noDataSourceFailsNamingTheKeyAndTheFix() {
         String message = deploymentFailure(Map.of(), Fenced.class);
 
@@ -123,6 +134,13 @@ class FencedDeploymentTest {
     @ApplicationScoped
     static class FencedReader {
         @Locked(value = "report", type = LockType.READ, fenced = true)
+        public void report() {
+        }
+    }
+
+    @ApplicationScoped
+    static class PlainReader {
+        @Locked(value = "report", type = LockType.READ)
         public void report() {
         }
     }
