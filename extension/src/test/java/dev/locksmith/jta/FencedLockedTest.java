@@ -168,6 +168,29 @@ class FencedLockedTest {
         assertThat(balance(2)).isEqualTo(100);
     }
 
+    @Test
+    void aManagersFenceOnAPlainConnectionCountsItsRefusalsLikeAtLocked() throws Exception {
+        h2.execute("INSERT INTO locksmith_fence VALUES ('ledger:1', " + Long.MAX_VALUE + ")");
+        try (CountedMetrics counted = new CountedMetrics();
+             LockManager jdbcApplication = Locksmith.builder().redisUri(redis.uri())
+                     .openTelemetry(counted.openTelemetry()).build()) {
+            DistributedLock lock = jdbcApplication.getLock("ledger:1");
+            lock.lock();
+            Throwable refused;
+            try (Connection connection = h2.dataSource().getConnection()) {
+                connection.setAutoCommit(false);
+                refused = catchThrowable(() -> jdbcApplication.fence(Fence.DEFAULT_TABLE).check(connection, lock));
+                connection.rollback();
+            } finally {
+                lock.unlock();
+            }
+
+            assertThat(refused).isInstanceOf(FencedWriteRefusedException.class)
+                    .hasMessageContaining("than " + Long.MAX_VALUE);
+            assertThat(counted.total("locksmith.lock.fence.refusals")).isEqualTo(1);
+        }
+    }
+
     /**
      * The stale holder is paused in its two-phase commit, after Locksmith confirmed its lock and
      * before the database committed; its lease runs out and a later holder, in another process,
