@@ -106,6 +106,25 @@ public interface LockManager extends AutoCloseable {
     LockInfo describe(String name);
 
     /**
+     * Fenced writes for code that manages its own JDBC transactions: the {@link Fence} in
+     * {@code table}, whose refusals this manager also records (the metric
+     * {@code locksmith.lock.fence.refusals} and the Flight Recorder event
+     * {@code dev.locksmith.FencedWriteRefused}).
+     *
+     * <pre>{@code
+     * Fence fence = locks.fence(Fence.DEFAULT_TABLE);
+     * fence.check(connection, lock);   // first statement under the lock, auto-commit off
+     * }</pre>
+     *
+     * @param table the fence table's name, an SQL identifier (see {@link Fence#table(String)})
+     * @return the fence in that table
+     * @throws IllegalArgumentException if {@code table} is no plain SQL identifier
+     */
+    default Fence fence(String table) {
+        return Fence.table(table);
+    }
+
+    /**
      * Closes the manager; idempotent. It is a barrier: it refuses new calls, wakes every thread
      * waiting for one of its locks (each then throws {@link IllegalStateException}), and waits for
      * the acquisitions and releases under way, at most two command timeouts. Then it stops the

@@ -101,4 +101,33 @@ public @interface Locked {
      */
     @Nonbinding
     LockType type() default LockType.REENTRANT;
+
+    /**
+     * Fenced writes: the database itself refuses the work of a holder whose lock ran out.
+     *
+     * <pre>{@code
+     * @Locked(value = "account:{id}", fenced = true)
+     * @Transactional
+     * public void deposit(long id, BigDecimal amount) { ... }   // JPA or JDBC on the configured data source
+     * }</pre>
+     *
+     * <p>With {@code true}, the first statement under the lock in the caller's JTA transaction
+     * checks the lock's fencing token against the highest token the database has seen for the
+     * lock's name ({@link Fence}, on the data source {@code locksmith.fencing.data-source}). A
+     * holder whose lease ran out, and whose lock a later holder has taken since, gets
+     * {@link FencedWriteRefusedException} and its transaction rolls back; a later holder waits for
+     * a stale holder that checked first, so it never reads data that holder is still about to
+     * change. A holder that was never stale pays one {@code UPDATE} per transaction. See
+     * {@code docs/fencing.md}.
+     *
+     * <p>The call must run in a transaction (a {@code @Transactional} method, an EJB with
+     * container-managed transactions, or one the caller began); the check happens inside it. Not
+     * with {@code type = READ}, nor on a method whose transaction attribute excludes a transaction
+     * ({@code NEVER}, {@code NOT_SUPPORTED}): the deployment fails. Overridable as
+     * {@code .../Locked/fenced}.
+     *
+     * @return whether the database checks this holder's fencing token in its transaction; false by default
+     */
+    @Nonbinding
+    boolean fenced() default false;
 }

@@ -18,6 +18,7 @@ import dev.locksmith.testing.InMemoryNaming;
 import dev.locksmith.testing.JavaProcess;
 import dev.locksmith.testing.LogCapture;
 import dev.locksmith.testing.PausableScheduler;
+import dev.locksmith.testing.QuietXaResource;
 import dev.locksmith.testing.RedisServerExtension;
 import dev.locksmith.testing.CdiContainers;
 import dev.locksmith.testing.RedisConfigExtension;
@@ -32,7 +33,6 @@ import jakarta.transaction.Transactional;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.transaction.xa.XAException;
-import javax.transaction.xa.XAResource;
 import javax.transaction.xa.Xid;
 import java.util.ArrayList;
 import java.util.List;
@@ -288,7 +288,7 @@ class ReleaseAfterCompletionTest {
      * A resource of the transaction whose commit runs an action: the moment between the check
      * before completion and the release after it.
      */
-    private record CommittingResource(ThrowingRunnable onCommit) implements XAResource {
+    private record CommittingResource(ThrowingRunnable onCommit) implements QuietXaResource {
         @Override
         public void commit(Xid xid, boolean onePhase) throws XAException {
             try {
@@ -296,47 +296,6 @@ class ReleaseAfterCompletionTest {
             } catch (Exception e) {
                 throw new XAException(e.toString());
             }
-        }
-
-        @Override
-        public void end(Xid xid, int flags) {
-        }
-
-        @Override
-        public void forget(Xid xid) {
-        }
-
-        @Override
-        public int getTransactionTimeout() {
-            return 0;
-        }
-
-        @Override
-        public boolean isSameRM(XAResource other) {
-            return other == this;
-        }
-
-        @Override
-        public int prepare(Xid xid) {
-            return XA_OK;
-        }
-
-        @Override
-        public Xid[] recover(int flag) {
-            return new Xid[0];
-        }
-
-        @Override
-        public void rollback(Xid xid) {
-        }
-
-        @Override
-        public boolean setTransactionTimeout(int seconds) {
-            return false;
-        }
-
-        @Override
-        public void start(Xid xid, int flags) {
         }
     }
 

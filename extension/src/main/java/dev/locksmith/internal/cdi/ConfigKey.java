@@ -39,7 +39,13 @@ public enum ConfigKey {
     /** Whether metrics label locks with their resolved names (unbounded cardinality). */
     TELEMETRY_RESOLVED_NAMES("locksmith.telemetry.resolved-names", "false"),
     /** How holders describe their application to other processes; by default the server's name for it. */
-    APPLICATION_NAME("locksmith.application-name", "");
+    APPLICATION_NAME("locksmith.application-name", ""),
+    /** Where fenced writes are checked: a JNDI name, or the name of a {@code DataSource} CDI bean. */
+    FENCING_DATA_SOURCE("locksmith.fencing.data-source", "java:comp/DefaultDataSource"),
+    /** The fence table, an SQL identifier. */
+    FENCING_TABLE("locksmith.fencing.table", dev.locksmith.Fence.DEFAULT_TABLE),
+    /** Whether the fence table is created at startup when it is missing. */
+    FENCING_CREATE_TABLE("locksmith.fencing.create-table", "true");
 
     private final String key;
     private final String defaultValue;

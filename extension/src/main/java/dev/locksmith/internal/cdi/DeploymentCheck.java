@@ -1,5 +1,6 @@
 package dev.locksmith.internal.cdi;
 
+import dev.locksmith.internal.classpath.OptionalApi;
 import dev.locksmith.internal.config.Durations;
 import jakarta.enterprise.inject.spi.DeploymentException;
 import java.time.Duration;
@@ -16,10 +17,13 @@ import java.util.stream.Collectors;
  * configuration it runs with. Each reports the same messages its own way.
  *
  * @param settings the checked settings, or null when they are bad
+ * @param fencing  the checked settings of fenced writes, or null when they are bad
+ * @param fenced   the uses with {@code fenced = true}, named as in messages; empty when there are none
  * @param methods  every use resolved, and the resolver of the ones discovery did not see
  * @param problems one message per bad setting or use, each naming the value and the fix
  */
-record DeploymentCheck(LocksmithSettings settings, LockedMethods methods, List<Problem> problems) {
+record DeploymentCheck(LocksmithSettings settings, FencingSettings fencing, List<String> fenced, LockedMethods methods,
+                       List<Problem> problems) {
 
     /**
      * @param uses   every {@code @Locked} use discovery found
@@ -34,18 +38,36 @@ record DeploymentCheck(LocksmithSettings settings, LockedMethods methods, List<P
         } catch (IllegalArgumentException e) {
             problems.add(new Problem("Locksmith configuration: " + e.getMessage(), e));
         }
+        FencingSettings fencing = null;
+        try {
+            fencing = FencingSettings.read(values);
+        } catch (IllegalArgumentException e) {
+            problems.add(new Problem("Locksmith configuration: " + e.getMessage(), e));
+        }
+        List<String> fenced = new ArrayList<>();
         Duration defaultWait = settings != null ? settings.waitTime() : Durations.parse(ConfigKey.WAIT_TIME.defaultValue());
         LockedMethods methods = new LockedMethods((beanClass, method) -> LockedOperation.resolve(beanClass, method,
                 LockedMethods.bindingOf(beanClass, method), values, defaultWait));
         for (LockedUse use : uses) {
             try {
-                methods.add(use.beanClass(), use.method(),
-                        LockedOperation.resolve(use.beanClass(), use.method(), use.locked(), values, defaultWait));
+                LockedOperation operation = LockedOperation.resolve(use.beanClass(), use.method(), use.locked(), values,
+                        defaultWait);
+                methods.add(use.beanClass(), use.method(), operation);
+                if (operation.fenced()) {
+                    fenced.add(operation.where());
+                }
             } catch (IllegalArgumentException e) {
                 problems.add(new Problem(e.getMessage(), e));
             }
         }
-        return new DeploymentCheck(settings, methods, List.copyOf(problems));
+        if (!fenced.isEmpty() && !OptionalApi.JTA.isPresent()) {
+            String fencedUses = String.join("; ", fenced);
+            problems.add(new Problem(fencedUses + ": fenced = true needs Jakarta Transactions, which this application does"
+                    + " not have: the fencing token is checked in the caller's JTA transaction. Run it on a server with"
+                    + " Jakarta Transactions, or remove fenced = true and check tokens yourself with dev.locksmith.Fence"
+                    + " on a JDBC connection", new IllegalArgumentException(fencedUses)));
+        }
+        return new DeploymentCheck(settings, fencing, List.copyOf(fenced), methods, List.copyOf(problems));
     }
 
     /**

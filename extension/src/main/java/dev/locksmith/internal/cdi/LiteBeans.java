@@ -2,6 +2,7 @@ package dev.locksmith.internal.cdi;
 
 import dev.locksmith.LockManager;
 import dev.locksmith.Locked;
+import dev.locksmith.internal.classpath.OptionalApi;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Startup;
 import jakarta.enterprise.inject.Instance;
@@ -11,6 +12,7 @@ import jakarta.enterprise.inject.build.compatible.spi.SyntheticBeanDisposer;
 import jakarta.enterprise.inject.build.compatible.spi.SyntheticComponents;
 import jakarta.enterprise.inject.build.compatible.spi.SyntheticObserver;
 import jakarta.enterprise.inject.spi.CDI;
+import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.enterprise.inject.spi.EventContext;
 import jakarta.enterprise.lang.model.AnnotationInfo;
 import jakarta.enterprise.lang.model.declarations.ClassInfo;
@@ -35,6 +37,7 @@ public final class LiteBeans {
     private static final String METHODS = "methods";
     private static final String PARAMETER_TYPES = "parameterTypes";
     private static final String BINDINGS = "bindings";
+    private static final String FENCED_USES = "fencedUses";
 
     private LiteBeans() {
     }
@@ -42,8 +45,9 @@ public final class LiteBeans {
     /**
      * @param components where the beans are added
      * @param uses       every {@code @Locked} use the container's model shows, checked again at startup
+     * @param fencedUses the uses annotated {@code fenced = true}, for messages; empty when none is
      */
-    static void add(SyntheticComponents components, List<LockedModel.Declared> uses) {
+    static void add(SyntheticComponents components, List<LockedModel.Declared> uses, String fencedUses) {
         components.addBean(LockedRuntime.class)
                 .type(LockedRuntime.class)
                 .scope(Singleton.class)
@@ -62,6 +66,7 @@ public final class LiteBeans {
                 .disposeWith(ManagerDisposer.class);
         components.addObserver(Startup.class)
                 .declaringClass(LiteBeans.class)
+                .withParam(FENCED_USES, fencedUses)
                 .observeWith(StartupCheck.class);
     }
 
@@ -77,8 +82,11 @@ public final class LiteBeans {
             check.failOnProblems();
             LockManagerLifecycle lifecycle = new LockManagerLifecycle(() -> lookup);
             lifecycle.configure(check.settings());
+            LockedRuntime runtime = new LockedRuntime(lifecycle, check.methods());
+            // The data source and the table are found at startup (StartupCheck): a build step has no database.
+            runtime.fencing().configure(check.fencing());
             LOG.log(Level.INFO, DeploymentCheck.startupLine(check.methods().size(), check.settings()));
-            return new LockedRuntime(lifecycle, check.methods());
+            return runtime;
         }
 
         private static List<LockedUse> uses(Parameters params) {
@@ -119,12 +127,22 @@ public final class LiteBeans {
     }
 
     /**
-     * Checks the run-time settings when the application starts, not at the first locked call.
+     * Checks the run-time settings when the application starts, not at the first locked call, and
+     * with fenced uses, finds their data source and makes sure the fence table is there: at
+     * startup, outside any transaction, where the build had no database.
      */
     public static final class StartupCheck implements SyntheticObserver<Startup> {
         @Override
         public void observe(EventContext<Startup> event, Parameters params) {
-            CDI.current().select(LockedRuntime.class).get();
+            LockedRuntime runtime = CDI.current().select(LockedRuntime.class).get();
+            String fencedUses = params.get(FENCED_USES, String.class, "");
+            if (!fencedUses.isEmpty() && OptionalApi.JTA.isPresent()) {
+                try {
+                    runtime.fencing().prepare(fencedUses);
+                } catch (IllegalArgumentException e) {
+                    throw new DeploymentException(e.getMessage(), e);
+                }
+            }
         }
     }
 }

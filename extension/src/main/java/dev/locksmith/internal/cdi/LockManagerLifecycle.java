@@ -65,6 +65,13 @@ final class LockManagerLifecycle {
     }
 
     /**
+     * @return the application's beans; only once the deployment was validated
+     */
+    Instance<Object> beans() {
+        return beans.get();
+    }
+
+    /**
      * @return the manager the bean holds now, or null before its first use
      */
     DefaultLockManager current() {

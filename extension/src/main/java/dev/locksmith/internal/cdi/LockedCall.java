@@ -16,8 +16,8 @@ import java.util.function.Supplier;
  * {@link LockedTransactionGuard}.
  */
 final class LockedCall {
-    /** The locks of the {@code @Locked} calls running on this thread, innermost first. */
-    private static final ThreadLocal<Deque<DistributedLock>> CALLS_ON_THIS_THREAD = new ThreadLocal<>();
+    /** The {@code @Locked} calls running on this thread, innermost first. */
+    private static final ThreadLocal<Deque<Running>> CALLS_ON_THIS_THREAD = new ThreadLocal<>();
 
     private LockedCall() {
     }
@@ -26,7 +26,15 @@ final class LockedCall {
      * @return the lock of the innermost {@code @Locked} call running on this thread, or null
      */
     static DistributedLock innermostLock() {
-        Deque<DistributedLock> calls = CALLS_ON_THIS_THREAD.get();
+        Running call = innermost();
+        return call == null ? null : call.lock();
+    }
+
+    /**
+     * @return the innermost {@code @Locked} call running on this thread, or null
+     */
+    static Running innermost() {
+        Deque<Running> calls = CALLS_ON_THIS_THREAD.get();
         return calls == null ? null : calls.peek();
     }
 
@@ -47,7 +55,7 @@ final class LockedCall {
         GuardedCall guarded = new GuardedCall(lock, operation.waitTime(), operation.leaseTime(), operation.minHold(),
                 operation.skip(), operation.where(), operation.name().text());
         return guarded.call(new LazyDeferral(deferral), () -> {
-            enter(lock);
+            enter(new Running(lock, operation));
             try {
                 return call.call();
             } finally {
@@ -56,17 +64,17 @@ final class LockedCall {
         }, operation.whenSkipped());
     }
 
-    private static void enter(DistributedLock lock) {
-        Deque<DistributedLock> calls = CALLS_ON_THIS_THREAD.get();
+    private static void enter(Running call) {
+        Deque<Running> calls = CALLS_ON_THIS_THREAD.get();
         if (calls == null) {
             calls = new ArrayDeque<>(2);
             CALLS_ON_THIS_THREAD.set(calls);
         }
-        calls.push(lock);
+        calls.push(call);
     }
 
     private static void leave() {
-        Deque<DistributedLock> calls = CALLS_ON_THIS_THREAD.get();
+        Deque<Running> calls = CALLS_ON_THIS_THREAD.get();
         calls.pop();
         if (calls.isEmpty()) {
             // Pooled server threads must not keep the application's objects alive.
@@ -81,6 +89,15 @@ final class LockedCall {
             case READ -> locks.getReadWriteLock(name).readLock();
             case WRITE -> locks.getReadWriteLock(name).writeLock();
         };
+    }
+
+    /**
+     * One {@code @Locked} call that runs on this thread, holding its lock.
+     *
+     * @param lock      the lock it holds
+     * @param operation its resolved use
+     */
+    record Running(DistributedLock lock, LockedOperation operation) {
     }
 
     /**

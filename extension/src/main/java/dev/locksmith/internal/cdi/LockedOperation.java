@@ -26,9 +26,10 @@ import java.util.stream.Collectors;
  * @param minHold     how long after the grant the lock is kept at least; zero for no minimum
  * @param skip        whether a lock held elsewhere skips the call ({@link WhenHeld#SKIP})
  * @param whenSkipped what a skipped call returns: null, or {@code Optional.empty()}
+ * @param fenced      whether the call's transaction checks the lock's fencing token against the fence table
  */
 record LockedOperation(String where, LockNameTemplate name, LockType type, Duration waitTime, Duration leaseTime,
-                       Duration minHold, boolean skip, Object whenSkipped) {
+                       Duration minHold, boolean skip, Object whenSkipped, boolean fenced) {
     private static final long DEFAULT = -1;
 
     /**
@@ -67,11 +68,43 @@ record LockedOperation(String where, LockNameTemplate name, LockType type, Durat
             // A skipping job makes one attempt unless told otherwise: waiting for another server's
             // run of the same slot would only run it again after that one.
             Duration waited = wait != null ? wait : skip ? Duration.ZERO : defaultWait;
+            boolean fenced = fenced(values, beanClass, method, locked);
             return new LockedOperation(where, name, locked.type(), waited, lease, minHold, skip,
-                    method.getReturnType() == Optional.class ? Optional.empty() : null);
+                    method.getReturnType() == Optional.class ? Optional.empty() : null, fenced);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
         }
+    }
+
+    private static boolean fenced(ConfigValues values, Class<?> beanClass, Method method, Locked locked) {
+        var override = LockedOverrides.find(values, beanClass, method, LockedOverrides.FENCED);
+        boolean fenced = locked.fenced();
+        String source = "fenced = true";
+        if (override.isPresent()) {
+            String text = override.get().value();
+            if (!text.equalsIgnoreCase("true") && !text.equalsIgnoreCase("false")) {
+                throw new IllegalArgumentException("config key " + override.get().key() + " = '" + text
+                        + "' is not true or false");
+            }
+            fenced = Boolean.parseBoolean(text);
+            source = "config key " + override.get().key() + " = '" + text + "'";
+        }
+        if (!fenced) {
+            return false;
+        }
+        if (locked.type() == LockType.READ) {
+            throw new IllegalArgumentException(source + " with type = READ: several readers hold a read lock at once,"
+                    + " so a reader with an older token is not stale, yet the fence would refuse it and make the"
+                    + " readers' transactions wait for each other. Fence the writers (type = WRITE), or remove"
+                    + " fenced = true");
+        }
+        var excluding = TransactionAttributes.excluding(beanClass, method);
+        if (excluding.isPresent()) {
+            throw new IllegalArgumentException(source + " on a method declared " + excluding.get()
+                    + ", which runs without a transaction: the fencing token is checked in the method's transaction,"
+                    + " and its writes commit with it. Use REQUIRED, REQUIRES_NEW or MANDATORY, or remove fenced = true");
+        }
+        return true;
     }
 
     private static void checkMinHold(Duration minHold, Duration lease, Locked locked) {

@@ -12,7 +12,7 @@ import java.util.Optional;
  *   <li>{@code com.example.Shop/Locked/waitTime} — every {@code @Locked} method of a class;</li>
  *   <li>{@code Locked/waitTime} — every {@code @Locked} use of the application.</li>
  * </ol>
- * The same holds for {@code leaseTime} and {@code minHold}. An override wins over the annotation.
+ * The same holds for {@code leaseTime}, {@code minHold} and {@code fenced}. An override wins over the annotation.
  */
 final class LockedOverrides {
     /** The attribute {@code waitTime}. */
@@ -21,6 +21,8 @@ final class LockedOverrides {
     static final String LEASE_TIME = "leaseTime";
     /** The attribute {@code minHold}. */
     static final String MIN_HOLD = "minHold";
+    /** The attribute {@code fenced}. */
+    static final String FENCED = "fenced";
 
     private LockedOverrides() {
     }
@@ -28,7 +30,7 @@ final class LockedOverrides {
     /**
      * @param beanClass the bean class
      * @param method    the business method
-     * @param attribute {@link #WAIT_TIME}, {@link #LEASE_TIME} or {@link #MIN_HOLD}
+     * @param attribute {@link #WAIT_TIME}, {@link #LEASE_TIME}, {@link #MIN_HOLD} or {@link #FENCED}
      * @return the keys that override it, most specific first
      */
     static List<String> keys(Class<?> beanClass, Method method, String attribute) {

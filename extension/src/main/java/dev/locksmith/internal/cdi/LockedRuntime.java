@@ -12,6 +12,7 @@ import java.lang.reflect.Method;
  */
 public final class LockedRuntime {
     private final LockManagerLifecycle lifecycle;
+    private final FencedCalls fencing;
     private volatile LockedMethods methods;
 
     /**
@@ -20,6 +21,7 @@ public final class LockedRuntime {
      */
     LockedRuntime(LockManagerLifecycle lifecycle, LockedMethods methods) {
         this.lifecycle = lifecycle;
+        this.fencing = new FencedCalls(lifecycle);
         this.methods = methods;
     }
 
@@ -44,5 +46,12 @@ public final class LockedRuntime {
      */
     LockManagerLifecycle lifecycle() {
         return lifecycle;
+    }
+
+    /**
+     * @return the data source and checks of {@code @Locked(fenced = true)}
+     */
+    FencedCalls fencing() {
+        return fencing;
     }
 }

@@ -1,6 +1,5 @@
 package dev.locksmith.internal.cdi;
 
-import dev.locksmith.DistributedLock;
 import dev.locksmith.Locked;
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
@@ -13,8 +12,9 @@ import jakarta.interceptor.InvocationContext;
  * ({@code PLATFORM_BEFORE + 200}), so it sees a transaction the method starts after
  * {@link LockedInterceptor} took the lock outside it. It has that transaction check the lock,
  * and extend its lease, before commit: a lock lost meanwhile fails the commit, as it does for a
- * lock taken inside a transaction. The release stays with {@link LockedInterceptor}, after the
- * commit.
+ * lock taken inside a transaction. For {@code @Locked(fenced = true)} it then checks the lock's
+ * fencing token against the fence table in that transaction, before the method runs
+ * ({@link FencedCalls}). The release stays with {@link LockedInterceptor}, after the commit.
  *
  * <p>Not final, with a public no-argument constructor and field injection, for EJB containers.
  */
@@ -35,9 +35,13 @@ public class LockedTransactionGuard {
      */
     @AroundInvoke
     public Object watch(InvocationContext invocation) throws Exception {
-        DistributedLock lock = LockedCall.innermostLock();
-        if (lock != null) {
-            runtime.lifecycle().unlockDeferral().watchUntilCompletion(lock);
+        LockedCall.Running call = LockedCall.innermost();
+        if (call != null) {
+            runtime.lifecycle().unlockDeferral().watchUntilCompletion(call.lock());
+            if (call.operation().fenced()) {
+                // The first statement under the lock in this transaction: before the method's own.
+                runtime.fencing().check(call.lock(), call.operation());
+            }
         }
         return invocation.proceed();
     }

@@ -25,6 +25,7 @@ final class LockedValues extends AnnotationLiteral<Locked> implements Locked {
     private final WhenHeld whenHeld;
     private final ChronoUnit unit;
     private final LockType type;
+    private final boolean fenced;
 
     private LockedValues(AnnotationInfo locked) {
         this.value = member(locked, "value", AnnotationMember::asString);
@@ -34,6 +35,7 @@ final class LockedValues extends AnnotationLiteral<Locked> implements Locked {
         this.whenHeld = member(locked, "whenHeld", member -> member.asEnum(WhenHeld.class));
         this.unit = member(locked, "unit", member -> member.asEnum(ChronoUnit.class));
         this.type = member(locked, "type", member -> member.asEnum(LockType.class));
+        this.fenced = member(locked, "fenced", AnnotationMember::asBoolean);
     }
 
     /**
@@ -90,5 +92,10 @@ final class LockedValues extends AnnotationLiteral<Locked> implements Locked {
     @Override
     public LockType type() {
         return type;
+    }
+
+    @Override
+    public boolean fenced() {
+        return fenced;
     }
 }

@@ -11,6 +11,7 @@ import jakarta.enterprise.inject.spi.AnnotatedType;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
 import jakarta.enterprise.inject.spi.Decorator;
+import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.Interceptor;
 import jakarta.enterprise.inject.spi.ProcessManagedBean;
@@ -32,7 +33,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  *   <li>adds the {@code @ApplicationScoped} {@link LockManager} bean, closed when the application stops,
  *       and the {@link LockedRuntime} the interceptors use;</li>
  *   <li>once the beans are known, reads the configuration and resolves every use, failing the
- *       deployment with a {@link jakarta.enterprise.inject.spi.DeploymentException} for each bad template, duration or override.</li>
+ *       deployment with a {@link DeploymentException} for each bad template, duration or override;
+ *       with fenced uses, finds their data source and makes sure the fence table is there.</li>
  * </ul>
  *
  * <p>{@link LocksmithLiteExtension} does the same in CDI Lite containers (Quarkus), and steps aside
@@ -92,6 +94,14 @@ public class LocksmithExtension implements Extension {
         uses.clear();
         check.problems().forEach(problem -> event.addDeploymentProblem(problem.exception()));
         runtime.resolved(check.methods());
+        runtime.fencing().configure(check.fencing());
+        if (!check.fenced().isEmpty() && check.fencing() != null && OptionalApi.JTA.isPresent()) {
+            try {
+                runtime.fencing().prepare(String.join("; ", check.fenced()));
+            } catch (IllegalArgumentException e) {
+                event.addDeploymentProblem(new DeploymentException(e.getMessage(), e));
+            }
+        }
         if (check.settings() != null) {
             runtime.lifecycle().configure(check.settings());
             LOG.log(Level.INFO, DeploymentCheck.startupLine(check.methods().size(), check.settings()));

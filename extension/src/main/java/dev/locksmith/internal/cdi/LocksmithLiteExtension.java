@@ -13,6 +13,7 @@ import jakarta.enterprise.inject.build.compatible.spi.SyntheticComponents;
 import jakarta.enterprise.inject.build.compatible.spi.Validation;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * {@code @Inject LockManager} and {@code @Locked} in a CDI Lite container, such as Quarkus's ArC,
@@ -63,7 +64,9 @@ public class LocksmithLiteExtension implements BuildCompatibleExtension {
      */
     @Synthesis
     public void addBeans(SyntheticComponents components) {
-        LiteBeans.add(components, uses);
+        LiteBeans.add(components, uses, uses.stream().filter(use -> LockedValues.of(use.locked()).fenced())
+                .map(use -> "@Locked(fenced = true) on " + use.beanClass().simpleName() + "#" + use.method())
+                .collect(Collectors.joining("; ")));
         if (OptionalApi.HEALTH.isPresent()) {
             LiteReadinessCheck.add(components);
         }

@@ -7,7 +7,7 @@ import dev.locksmith.internal.observe.WaitObservation;
 
 /**
  * Writes {@code dev.locksmith.LockWait}, {@code LockHeld}, {@code LockLost}, {@code LockHandOver},
- * {@code LockYield}, {@code LockReleaseFailed} and {@code LockSkipped} events. Each is begun and committed only when
+ * {@code LockYield}, {@code LockReleaseFailed}, {@code LockSkipped} and {@code FencedWriteRefused} events. Each is begun and committed only when
  * Flight Recorder records it, so without a recording the cost is a check per wait, hold and release.
  */
 public final class FlightRecorderObserver implements LockObserver {
@@ -137,6 +137,18 @@ public final class FlightRecorderObserver implements LockObserver {
             event.kind = label.kind();
             event.template = label.template();
             event.errorKind = errorKind;
+            event.commit();
+        }
+    }
+
+    @Override
+    public void fenceRefused(LockLabel label, long fencingToken, long databaseToken) {
+        FencedWriteRefusedEvent event = new FencedWriteRefusedEvent();
+        if (event.isEnabled()) {
+            event.lockName = label.name();
+            event.template = label.template();
+            event.fencingToken = fencingToken;
+            event.databaseToken = databaseToken;
             event.commit();
         }
     }

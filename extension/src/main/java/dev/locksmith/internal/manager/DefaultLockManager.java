@@ -3,6 +3,7 @@ package dev.locksmith.internal.manager;
 import dev.locksmith.CallOptions;
 import dev.locksmith.DistributedLock;
 import dev.locksmith.DistributedReadWriteLock;
+import dev.locksmith.Fence;
 import dev.locksmith.LockException;
 import dev.locksmith.LockInfo;
 import dev.locksmith.LockManager;
@@ -15,6 +16,7 @@ import dev.locksmith.internal.lock.GuardedCall;
 import dev.locksmith.internal.lock.LockEngine;
 import dev.locksmith.internal.lock.LockNames;
 import dev.locksmith.internal.lock.UnlockDeferral;
+import dev.locksmith.internal.observe.LockLabels;
 import dev.locksmith.internal.observe.LockObserver;
 import dev.locksmith.internal.redis.RedisResources;
 import dev.locksmith.internal.store.LockStore;
@@ -44,11 +46,13 @@ public final class DefaultLockManager implements LockManager {
     private final LockEngine engine;
     private final ManagerDirectory directory;
     private final LockInspection inspection;
+    private final LockObserver observer;
+    private final LockLabels labels;
     private volatile UnlockDeferral unlockDeferral = UnlockDeferral.NONE;
 
     private DefaultLockManager(RedisResources resources, ScheduledExecutorService privateScheduler, LockStore store,
                                LeaseKeeper leases, LockEngine engine, ManagerDirectory directory,
-                               LockInspection inspection) {
+                               LockInspection inspection, LockObserver observer, LockLabels labels) {
         this.resources = resources;
         this.privateScheduler = privateScheduler;
         this.store = store;
@@ -56,6 +60,8 @@ public final class DefaultLockManager implements LockManager {
         this.engine = engine;
         this.directory = directory;
         this.inspection = inspection;
+        this.observer = observer;
+        this.labels = labels;
     }
 
     /**
@@ -97,7 +103,7 @@ public final class DefaultLockManager implements LockManager {
                     + "; OpenTelemetry metrics and spans " + (settings.telemetry().recordsOpenTelemetry() ? "on" : "off")
                     + ", Flight Recorder events " + (OptionalApi.FLIGHT_RECORDER.isPresent() ? "on" : "off"));
             return new DefaultLockManager(resources, privateScheduler, store, leases, engine, directory,
-                    new LockInspection(store, replies, settings.keyPrefix()));
+                    new LockInspection(store, replies, settings.keyPrefix()), observer, settings.telemetry().labels());
         } catch (RuntimeException e) {
             if (leases != null) {
                 closeQuietly(leases, e);
@@ -119,6 +125,17 @@ public final class DefaultLockManager implements LockManager {
         } catch (Exception e) {
             failure.addSuppressed(e);
         }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Each refusal is recorded by this manager's observers, labelled like the lock's other metrics.
+     */
+    @Override
+    public Fence fence(String table) {
+        return Fence.table(table).onRefusal(refusal -> observer.fenceRefused(
+                labels.of(refusal.lockName(), "fenced"), refusal.fencingToken(), refusal.databaseToken()));
     }
 
     /**

@@ -126,6 +126,15 @@ public final class GuardedObserver implements LockObserver {
         }
     }
 
+    @Override
+    public void fenceRefused(LockLabel label, long fencingToken, long databaseToken) {
+        try {
+            observer.fenceRefused(label, fencingToken, databaseToken);
+        } catch (RuntimeException | LinkageError e) {
+            report("fenceRefused", e);
+        }
+    }
+
     private void report(String method, Throwable failure) {
         if (failedMethods.add(method)) {
             LOG.log(Level.WARNING, () -> "Lock observer " + observer.getClass().getName() + " failed in " + method

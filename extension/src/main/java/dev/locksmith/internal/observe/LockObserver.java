@@ -82,4 +82,14 @@ public interface LockObserver {
      */
     default void releaseFailed(LockLabel label, String errorKind) {
     }
+
+    /**
+     * The fence table refused a holder's write: a later holder's token was already there.
+     *
+     * @param label         the lock
+     * @param fencingToken  the refused holder's token
+     * @param databaseToken the later token the table had
+     */
+    default void fenceRefused(LockLabel label, long fencingToken, long databaseToken) {
+    }
 }

@@ -101,4 +101,9 @@ public final class Observers implements LockObserver {
     public void releaseFailed(LockLabel label, String errorKind) {
         observers.forEach(observer -> observer.releaseFailed(label, errorKind));
     }
+
+    @Override
+    public void fenceRefused(LockLabel label, long fencingToken, long databaseToken) {
+        observers.forEach(observer -> observer.fenceRefused(label, fencingToken, databaseToken));
+    }
 }

@@ -48,6 +48,7 @@ public final class OpenTelemetryObserver implements LockObserver {
     private final LongCounter handOvers;
     private final LongCounter yields;
     private final LongCounter releaseFailures;
+    private final LongCounter fenceRefusals;
     private final Map<Attributes, AtomicLong> held = new ConcurrentHashMap<>();
     private final Map<Attributes, AtomicLong> waiting = new ConcurrentHashMap<>();
 
@@ -78,6 +79,9 @@ public final class OpenTelemetryObserver implements LockObserver {
         releaseFailures = meter.counterBuilder("locksmith.lock.release.failures").setUnit("{release}")
                 .setDescription("Releases and hand-overs that got an error or no answer; the lock frees itself"
                         + " when its lease runs out").build();
+        fenceRefusals = meter.counterBuilder("locksmith.lock.fence.refusals").setUnit("{write}")
+                .setDescription("Transactions the fence table refused: their holder's lock had been taken by a"
+                        + " later holder").build();
         meter.gaugeBuilder("locksmith.locks.held").ofLongs().setUnit("{lock}")
                 .setDescription("Locks this process holds now")
                 .buildWithCallback(gauge -> held.forEach((attributes, count) -> gauge.record(count.get(), attributes)));
@@ -223,6 +227,12 @@ public final class OpenTelemetryObserver implements LockObserver {
     @Override
     public void releaseFailed(LockLabel label, String errorKind) {
         releaseFailures.add(1, attributes(label).toBuilder().put(ERROR, errorKind).build());
+    }
+
+    @Override
+    public void fenceRefused(LockLabel label, long fencingToken, long databaseToken) {
+        // By name label only: a refusal comes from the fence table, which knows names, not kinds.
+        fenceRefusals.add(1, Attributes.of(NAME, label.template()));
     }
 
     /**

@@ -1,0 +1,286 @@
+package dev.locksmith;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.sql.Statement;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+
+/**
+ * Fenced writes: the database itself refuses the work of a holder whose lock ran out. A small
+ * table of the application's own database keeps, per lock name, the highest fencing token it has
+ * seen; {@link #check(Connection, DistributedLock)} compares the caller's token with it, in the
+ * caller's own transaction, and refuses a token older than one a later holder has already used.
+ *
+ * <pre>{@code
+ * Fence fence = Fence.standard();                       // table locksmith_fence
+ * DistributedLock lock = locks.getLock("account:" + id);
+ * lock.lock();
+ * try (Connection connection = dataSource.getConnection()) {
+ *     connection.setAutoCommit(false);
+ *     try {
+ *         fence.check(connection, lock);                // first statement under the lock
+ *         ... read and write the account on the same connection ...
+ *         connection.commit();
+ *     } catch (RuntimeException | SQLException e) {
+ *         connection.rollback();                        // FencedWriteRefusedException: a later holder came first
+ *         throw e;
+ *     }
+ * } finally {
+ *     lock.unlock();
+ * }
+ * }</pre>
+ *
+ * <p>The check is one {@code UPDATE} of the name's row that succeeds when the caller's token is at
+ * least the one stored; it locks that row until the transaction ends, so that a later holder's
+ * check waits for this transaction, and a stale holder's check either waits for the later holder
+ * and is then refused, or comes first and holds the later holder back until it has committed or
+ * rolled back. Only when that {@code UPDATE} changes nothing does it read the row, and insert it
+ * on the name's first use. The same holder may check as often as it likes in one transaction.
+ * The reasoning, case by case, is in {@code docs/fencing.md}.
+ *
+ * <p>The table ({@link #createTableStatement()}):
+ * <pre>{@code
+ * CREATE TABLE locksmith_fence (lock_name VARCHAR(512) NOT NULL PRIMARY KEY, token BIGINT NOT NULL)
+ * }</pre>
+ *
+ * <p>A {@code Fence} is immutable and safe to share between threads.
+ */
+public final class Fence {
+    /** The table's name unless one is given: {@value}. */
+    public static final String DEFAULT_TABLE = "locksmith_fence";
+
+    /** An SQL identifier without quotes, optionally qualified by a schema: {@code app.locksmith_fence}. */
+    private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}(\\.[A-Za-z_][A-Za-z0-9_]{0,127})?");
+    /** How often the check starts again when a row it missed was inserted meanwhile by a first use. */
+    private static final int ATTEMPTS = 3;
+
+    private final String table;
+    private final Consumer<? super FencedWriteRefusedException> onRefusal;
+
+    private Fence(String table, Consumer<? super FencedWriteRefusedException> onRefusal) {
+        this.table = table;
+        this.onRefusal = onRefusal;
+    }
+
+    /**
+     * @return the fence in the table {@value #DEFAULT_TABLE}
+     */
+    public static Fence standard() {
+        return table(DEFAULT_TABLE);
+    }
+
+    /**
+     * @param table the table's name: an SQL identifier of letters, digits and underscores that does
+     *              not start with a digit, optionally qualified by a schema ({@code app.locksmith_fence})
+     * @return the fence in that table
+     * @throws IllegalArgumentException if {@code table} is null or no such identifier
+     */
+    public static Fence table(String table) {
+        if (table == null || !IDENTIFIER.matcher(table).matches()) {
+            throw new IllegalArgumentException("Fence table '" + table + "' is not a plain SQL identifier: use letters,"
+                    + " digits and underscores, not starting with a digit, optionally after a schema and a dot,"
+                    + " such as " + DEFAULT_TABLE + " or app." + DEFAULT_TABLE);
+        }
+        return new Fence(table, refusal -> { });
+    }
+
+    /**
+     * @param listener told of every refusal, on the refused caller's thread, before the exception is
+     *                 thrown; for metrics and logs. What it throws is added to the refusal as suppressed
+     * @return a fence in the same table that also tells {@code listener}
+     * @throws NullPointerException if {@code listener} is null
+     */
+    public Fence onRefusal(Consumer<? super FencedWriteRefusedException> listener) {
+        Objects.requireNonNull(listener, "listener");
+        Consumer<? super FencedWriteRefusedException> before = onRefusal;
+        return new Fence(table, refusal -> {
+            before.accept(refusal);
+            listener.accept(refusal);
+        });
+    }
+
+    /**
+     * @return the table's name, as given
+     */
+    public String tableName() {
+        return table;
+    }
+
+    /**
+     * @return the portable statement that creates the table:
+     *         {@code CREATE TABLE <table> (lock_name VARCHAR(512) NOT NULL PRIMARY KEY, token BIGINT NOT NULL)}
+     */
+    public String createTableStatement() {
+        return "CREATE TABLE " + table + " (lock_name VARCHAR(512) NOT NULL PRIMARY KEY, token BIGINT NOT NULL)";
+    }
+
+    /**
+     * @param connection a connection to the database; in auto-commit mode or not (the probe then
+     *                   runs under a savepoint, so a missing table does not spoil the transaction)
+     * @return whether the table exists and this connection may read it
+     * @throws LockException if the database cannot be asked
+     */
+    public boolean tableExists(Connection connection) {
+        try {
+            Savepoint savepoint = connection.getAutoCommit() ? null : connection.setSavepoint();
+            try (Statement statement = connection.createStatement()) {
+                statement.executeQuery("SELECT token FROM " + table + " WHERE 1 = 0").close();
+                return true;
+            } catch (SQLException missing) {
+                if (savepoint != null) {
+                    connection.rollback(savepoint);
+                }
+                return false;
+            } finally {
+                if (savepoint != null) {
+                    releaseQuietly(connection, savepoint);
+                }
+            }
+        } catch (SQLException e) {
+            throw new LockException("Could not ask the database whether the fence table " + table + " exists: " + e, e);
+        }
+    }
+
+    /**
+     * Creates the table unless it exists; two servers that start at once may both try, and the
+     * loser finds the winner's table.
+     *
+     * @param connection a connection allowed to create tables, in auto-commit mode or not (then
+     *                   the caller commits)
+     * @throws LockException naming the table, the statement and the fix, if it neither exists nor
+     *                       could be created
+     */
+    public void createTableIfAbsent(Connection connection) {
+        if (tableExists(connection)) {
+            return;
+        }
+        try (Statement statement = connection.createStatement()) {
+            statement.executeUpdate(createTableStatement());
+        } catch (SQLException e) {
+            if (tableExists(connection)) {
+                return; // created by another server meanwhile
+            }
+            throw new LockException("The fence table " + table + " does not exist and could not be created (" + e
+                    + "). Create it once as a user who may: " + createTableStatement(), e);
+        }
+    }
+
+    /**
+     * Checks the current thread's hold of {@code lock} against the fence table, as the first
+     * statement under the lock in the connection's transaction. See
+     * {@link #check(Connection, String, long)}.
+     *
+     * @param connection the connection whose transaction the lock protects, with auto-commit off
+     * @param lock       a lock the current thread holds
+     * @throws FencedWriteRefusedException  if a later holder's token is in the table
+     * @throws LockLostException            if this process already knows the hold was lost
+     * @throws IllegalMonitorStateException if the current thread does not hold {@code lock}
+     * @throws LockException                if the database failed the check
+     */
+    public void check(Connection connection, DistributedLock lock) {
+        check(connection, lock.getName(), lock.fencingToken());
+    }
+
+    /**
+     * Checks a fencing token against the fence table in the connection's transaction: passes when
+     * {@code fencingToken} is at least the highest token the table has for {@code lockName}, and
+     * stores it; the name's row stays locked by this transaction until it ends. The name's first
+     * use inserts its row. One {@code UPDATE} when the row exists and the token passes.
+     *
+     * @param connection   the connection whose transaction the lock protects, with auto-commit off
+     *                     (in auto-commit mode the row is not kept locked, and the check protects
+     *                     nothing that follows)
+     * @param lockName     the lock's name
+     * @param fencingToken the holder's token ({@link DistributedLock#fencingToken()})
+     * @throws FencedWriteRefusedException if the table has a larger token for the name; the caller
+     *                                     must roll the transaction back
+     * @throws LockException               if the database failed the check: the table is missing, or
+     *                                     a concurrent first use of the same name inserted its row at
+     *                                     the same moment (a duplicate key: roll back and retry)
+     * @throws NullPointerException        if {@code connection} or {@code lockName} is null
+     */
+    public void check(Connection connection, String lockName, long fencingToken) {
+        Objects.requireNonNull(connection, "connection");
+        Objects.requireNonNull(lockName, "lockName");
+        try {
+            for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+                if (raise(connection, lockName, fencingToken)) {
+                    return;
+                }
+                Long stored = stored(connection, lockName);
+                if (stored == null) {
+                    insert(connection, lockName, fencingToken);
+                    return;
+                }
+                if (stored > fencingToken) {
+                    throw refused(lockName, fencingToken, stored);
+                }
+                // A first use inserted the row between the UPDATE and the SELECT: the UPDATE now finds it.
+            }
+            throw new LockException(lockName, "The fence check of lock '" + lockName + "' in table " + table
+                    + " found the row changing under it " + ATTEMPTS + " times; roll back and retry", null);
+        } catch (SQLException e) {
+            throw new LockException(lockName, "The fence check of lock '" + lockName + "' (fencing token "
+                    + fencingToken + ") in table " + table + " failed: " + e + ". If the table is missing, create it: "
+                    + createTableStatement() + ". A duplicate key means another holder used the name for the first"
+                    + " time at the same moment: roll back and retry", e);
+        }
+    }
+
+    private boolean raise(Connection connection, String lockName, long token) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(
+                "UPDATE " + table + " SET token = ? WHERE lock_name = ? AND token <= ?")) {
+            update.setLong(1, token);
+            update.setString(2, lockName);
+            update.setLong(3, token);
+            return update.executeUpdate() == 1;
+        }
+    }
+
+    private Long stored(Connection connection, String lockName) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT token FROM " + table + " WHERE lock_name = ?")) {
+            select.setString(1, lockName);
+            try (ResultSet row = select.executeQuery()) {
+                return row.next() ? row.getLong(1) : null;
+            }
+        }
+    }
+
+    private void insert(Connection connection, String lockName, long token) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement(
+                "INSERT INTO " + table + " (lock_name, token) VALUES (?, ?)")) {
+            insert.setString(1, lockName);
+            insert.setLong(2, token);
+            insert.executeUpdate();
+        }
+    }
+
+    private FencedWriteRefusedException refused(String lockName, long token, long stored) {
+        FencedWriteRefusedException refusal = new FencedWriteRefusedException(lockName, token, stored, table);
+        try {
+            onRefusal.accept(refusal);
+        } catch (RuntimeException e) {
+            refusal.addSuppressed(e);
+        }
+        return refusal;
+    }
+
+    private static void releaseQuietly(Connection connection, Savepoint savepoint) {
+        try {
+            connection.releaseSavepoint(savepoint);
+        } catch (SQLException e) {
+            // Rolled back to it already, or the driver frees savepoints by itself: nothing is held.
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Fence(" + table + ")";
+    }
+}
