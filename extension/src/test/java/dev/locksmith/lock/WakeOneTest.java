@@ -129,21 +129,11 @@ class WakeOneTest {
         try (LockManager h = manager(SHORT_COMMAND_TIMEOUT);
              LockManager d = manager(SHORT_COMMAND_TIMEOUT);
              JavaProcess c = waiter(name, kind, SHORT_COMMAND_TIMEOUT, Duration.ofSeconds(90), "C")) {
-            DistributedLock held = LockWorker.lockOfKind(h, kind, name);
-            held.lock();
-            c.awaitLine("WAITING", Duration.ofSeconds(30));
-            String cId = awaitRing(kind, name, 1).get(0);
-            CompletableFuture<Long> dAcquiredAt = acquireIn(holderOfD, LockWorker.lockOfKind(d, kind, name));
-            assertThat(awaitRing(kind, name, 2)).startsWith(cId);
-
-            c.signal("STOP");
+            OfferToFrozen offer;
             try {
-                redis.node().command("CONFIG", "RESETSTAT");
-                long releasedAt = System.nanoTime();
-                held.unlock();
-                assertThat(offeredTo(kind, name)).as("the lock stands offered to frozen C; lock %s, listening %s",
-                        lockState(kind, name), RespClient.call(redis.node().port(), "PUBSUB", "CHANNELS", "*"))
-                        .isEqualTo(cId);
+                offer = offerToFrozen(c, h, d, kind, name);
+                long releasedAt = offer.releasedAt();
+                CompletableFuture<Long> dAcquiredAt = offer.dAcquiredAt();
 
                 long waited = TimeUnit.NANOSECONDS.toMillis(dAcquiredAt.get(20, TimeUnit.SECONDS) - releasedAt);
                 long scripts = scriptCalls();
@@ -160,7 +150,7 @@ class WakeOneTest {
                 c.signal("CONT");
             }
 
-            awaitRingContaining(kind, name, cId);
+            awaitRingContaining(kind, name, offer.cId());
             assertThat(c.output()).as("C still waits").doesNotContain("GAVE-UP").noneMatch(l -> l.startsWith("ACQUIRED"));
             long dReleasedAt = System.nanoTime();
             unlockIn(holderOfD, LockWorker.lockOfKind(d, kind, name));
@@ -215,11 +205,10 @@ class WakeOneTest {
              LockManager h = manager(SHORT_COMMAND_TIMEOUT);
              LockManager d = manager(SHORT_COMMAND_TIMEOUT);
              JavaProcess c = waiter(name, kind, SHORT_COMMAND_TIMEOUT, Duration.ofSeconds(90), "C")) {
-            long releasedAt;
-            CompletableFuture<Long> dAcquiredAt;
             try {
-                dAcquiredAt = offerToFrozen(c, h, d, kind, name).dAcquiredAt();
-                releasedAt = System.nanoTime();
+                OfferToFrozen offer = offerToFrozen(c, h, d, kind, name);
+                long releasedAt = offer.releasedAt();
+                CompletableFuture<Long> dAcquiredAt = offer.dAcquiredAt();
                 try (AutoCloseable busy = RedisFaults.busy(redis.node())) {
                     Await.until("H's pass-on met BUSY", Duration.ofSeconds(10), () -> logs.messages().stream()
                             .anyMatch(line -> line.contains("Could not pass on the untaken offer") && line.contains("BUSY")));
@@ -238,7 +227,7 @@ class WakeOneTest {
 
     /**
      * H holds the lock, C waits first in the ring and then freezes, D waits second; H releases,
-     * which offers the lock to frozen C.
+     * which offers the lock to frozen C. C must be resumed (SIGCONT) in a {@code finally}.
      */
     private OfferToFrozen offerToFrozen(JavaProcess c, LockManager h, LockManager d, String kind, String name) {
         DistributedLock held = LockWorker.lockOfKind(h, kind, name);
@@ -248,14 +237,16 @@ class WakeOneTest {
         CompletableFuture<Long> dAcquiredAt = acquireIn(holderOfD, LockWorker.lockOfKind(d, kind, name));
         assertThat(awaitRing(kind, name, 2)).startsWith(cId);
         c.signal("STOP");
+        redis.node().command("CONFIG", "RESETSTAT");
+        long releasedAt = System.nanoTime();
         held.unlock();
-        assertThat(offeredTo(kind, name)).as("the lock stands offered to frozen C; lock %s", lockState(kind, name))
-                .isEqualTo(cId);
-        return new OfferToFrozen(cId, dAcquiredAt);
+        assertThat(offeredTo(kind, name)).as("the lock stands offered to frozen C; lock %s, listening %s",
+                lockState(kind, name), RespClient.call(redis.node().port(), "PUBSUB", "CHANNELS", "*")).isEqualTo(cId);
+        return new OfferToFrozen(cId, releasedAt, dAcquiredAt);
     }
 
-    /** The manager id of frozen C, and when D acquires. */
-    private record OfferToFrozen(String cId, CompletableFuture<Long> dAcquiredAt) {
+    /** The manager id of frozen C, when H released (scripts counted from then on), and when D acquires. */
+    private record OfferToFrozen(String cId, long releasedAt, CompletableFuture<Long> dAcquiredAt) {
     }
 
     /**
