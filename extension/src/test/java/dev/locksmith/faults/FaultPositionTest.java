@@ -1,0 +1,203 @@
+package dev.locksmith.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.locksmith.faults.FaultRunner.Position;
+import dev.locksmith.faults.FaultRunner.Recording;
+import dev.locksmith.faults.FaultRunner.RunResult;
+import dev.locksmith.testing.IndependentMasters;
+import dev.locksmith.testing.RedisServerExtension;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicContainer;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The fault-position matrix: every {@link Scenarios scenario} is run once to record the Redis
+ * commands and pub/sub messages it causes, then again with one fault at one position (the
+ * {@code n}-th command or message of a signature), of each {@link FaultKind kind}, and after each
+ * run {@link FaultRunner}'s checks must hold. Each run is one test named
+ * {@code scenario / signature#n / kind}.
+ *
+ * <p>By default a deterministic sample runs. The signatures of connecting and of the manager's
+ * description ({@code HELLO}, {@code CLIENT …}, {@code EVALSHA access}, {@code EVALSHA manager})
+ * are the same in every scenario of a topology, so only {@code reentrant} and {@code redlock}
+ * fault them, each with one kind, rotating. Every other signature of a scenario (its protocol)
+ * gets one error reply and one connection fault (no answer, drop before, drop after), the kinds
+ * and the occurrence rotating with the signature's index and the scenario's, and a kind the
+ * rotation missed is added at the scenario's first signatures, so that every scenario meets
+ * every kind; every message signature gets a lost message at one occurrence. With
+ * {@code -Dlocksmith.faults=full} every position gets every kind. A summary line per scenario
+ * gives the runs, positions, positions not reached and the time.
+ */
+class FaultPositionTest {
+    private static final boolean FULL = "full".equals(System.getProperty("locksmith.faults"));
+    /** {@code -Dlocksmith.faults=record}: only the runs without a fault, to look at what each scenario sends. */
+    private static final boolean RECORD_ONLY = "record".equals(System.getProperty("locksmith.faults"));
+    /** {@code -Dlocksmith.faults.scenarios=nested,hand-over}: only those scenarios. */
+    private static final List<String> ONLY = Arrays.stream(System.getProperty("locksmith.faults.scenarios", "")
+            .split(",")).map(String::trim).filter(name -> !name.isEmpty()).toList();
+    private static final List<FaultKind> COMMAND_KINDS = Arrays.stream(FaultKind.values())
+            .filter(kind -> !kind.picksPush()).toList();
+
+    @RegisterExtension
+    static final RedisServerExtension redis = new RedisServerExtension();
+
+    private static IndependentMasters masters;
+    private static FaultRunner runner;
+
+    @BeforeAll
+    static void startMasters() {
+        masters = IndependentMasters.start(3);
+        runner = new FaultRunner(redis.node(), masters);
+    }
+
+    @AfterAll
+    static void stopMasters() {
+        if (masters != null) {
+            masters.close();
+        }
+    }
+
+    @TestFactory
+    Stream<DynamicNode> everyScenarioWithAFaultAtEachPosition() {
+        List<FaultScenario> all = Scenarios.all();
+        return java.util.stream.IntStream.range(0, all.size()).boxed()
+                .filter(index -> ONLY.isEmpty() || ONLY.contains(all.get(index).name()))
+                .map(index -> scenario(all.get(index), index));
+    }
+
+    private static DynamicContainer scenario(FaultScenario scenario, int rotation) {
+        AtomicReference<Recording> recording = new AtomicReference<>();
+        AtomicInteger runs = new AtomicInteger();
+        AtomicInteger unreached = new AtomicInteger();
+        AtomicInteger failed = new AtomicInteger();
+        AtomicLong nanos = new AtomicLong();
+        DynamicTest record = DynamicTest.dynamicTest(scenario.name() + " / recording", () -> {
+            Recording made = runner.record(scenario);
+            recording.set(made);
+            nanos.addAndGet(made.run().took().toNanos());
+            System.out.printf("[faults] %s records %d commands and %d messages: %s%n", scenario.name(),
+                    made.positions().stream().filter(p -> !p.push()).count(),
+                    made.positions().stream().filter(Position::push).count(), made.positions());
+            assertThat(made.run().failures()).as("%s without a fault", scenario.name()).isEmpty();
+        });
+        Stream<DynamicNode> faulted = Stream.of(0).flatMap(ignored -> {
+            Recording made = recording.get();
+            if (made == null || !made.usable()) {
+                return Stream.empty(); // the recording test failed and says why
+            }
+            return plan(made, scenario.name().equals("reentrant") || scenario.name().equals("redlock"),
+                    rotation).stream().map(planned -> DynamicTest.dynamicTest(
+                    scenario.name() + " / " + planned.position() + " / " + planned.kind(), () -> {
+                        RunResult result = runner.run(scenario, planned.position(), planned.kind());
+                        runs.incrementAndGet();
+                        nanos.addAndGet(result.took().toNanos());
+                        if (!result.reached()) {
+                            unreached.incrementAndGet();
+                        }
+                        if (!result.failures().isEmpty()) {
+                            failed.incrementAndGet();
+                            System.out.printf("[faults] FAILED %s (%d ms):%n  %s%n", result.name(),
+                                    result.took().toMillis(), String.join("\n  ", result.failures()));
+                        }
+                        assertThat(result.failures()).as(result.name() + (result.reached() ? "" : " (position not reached)"))
+                                .isEmpty();
+                    }));
+        });
+        DynamicTest summary = DynamicTest.dynamicTest(scenario.name() + " / summary", () -> {
+            Recording made = recording.get();
+            System.out.printf(Locale.ROOT, "[faults] %-18s %s: %d runs, %d positions (%d commands, %d messages, %d"
+                            + " signatures), %d not reached, %d failed, %.1f s%n", scenario.name(), FULL ? "full" : "sample",
+                    runs.get(), made == null ? 0 : made.positions().size(),
+                    made == null ? 0 : made.positions().stream().filter(p -> !p.push()).count(),
+                    made == null ? 0 : made.positions().stream().filter(Position::push).count(),
+                    made == null ? 0 : made.commandSignatures().size() + made.pushSignatures().size(),
+                    unreached.get(), failed.get(), nanos.get() / 1e9);
+        });
+        return DynamicContainer.dynamicContainer(scenario.name() + ": " + scenario.covers(),
+                Stream.of(Stream.<DynamicNode>of(record), faulted, Stream.<DynamicNode>of(summary)).flatMap(s -> s));
+    }
+
+    private static final List<FaultKind> ERROR_KINDS = List.of(FaultKind.BUSY, FaultKind.OOM, FaultKind.READONLY,
+            FaultKind.LOADING, FaultKind.NOSCRIPT);
+    private static final List<FaultKind> CONNECTION_KINDS = List.of(FaultKind.NO_ANSWER, FaultKind.DROP_BEFORE,
+            FaultKind.DROP_AFTER);
+
+    /** Connecting, the permission check and the manager's description: the same in every scenario. */
+    private static boolean isSetup(String signature) {
+        return signature.startsWith("HELLO") || signature.startsWith("CLIENT ") || signature.equals("EVALSHA access")
+                || signature.equals("EVALSHA manager");
+    }
+
+    private static Planned at(Recording recording, String signature, int rotation, FaultKind kind) {
+        return new Planned(new Position(signature, 1 + rotation % recording.occurrences(signature), false), kind);
+    }
+
+    /** One planned run. */
+    record Planned(Position position, FaultKind kind) {
+    }
+
+    /**
+     * The runs for one scenario: every position with every kind under {@code -Dlocksmith.faults=full};
+     * otherwise the sample the class comment describes.
+     */
+    static List<Planned> plan(Recording recording, boolean coversSetup, int rotation) {
+        List<Planned> planned = new ArrayList<>();
+        if (RECORD_ONLY) {
+            return planned;
+        }
+        if (FULL) {
+            for (Position position : recording.positions()) {
+                if (position.push()) {
+                    planned.add(new Planned(position, FaultKind.LOSE_PUSH));
+                } else {
+                    COMMAND_KINDS.forEach(kind -> planned.add(new Planned(position, kind)));
+                }
+            }
+            return planned;
+        }
+        List<String> setup = recording.commandSignatures().stream().filter(FaultPositionTest::isSetup).toList();
+        List<String> protocol = recording.commandSignatures().stream().filter(signature -> !isSetup(signature)).toList();
+        if (coversSetup) {
+            // Connecting and describing the manager are the same in every scenario of a topology: one covers them.
+            for (int j = 0; j < setup.size(); j++) {
+                planned.add(at(recording, setup.get(j), j + rotation, COMMAND_KINDS.get((j + rotation) % COMMAND_KINDS.size())));
+            }
+        }
+        java.util.Set<FaultKind> hit = java.util.EnumSet.noneOf(FaultKind.class);
+        for (int j = 0; j < protocol.size(); j++) {
+            FaultKind error = ERROR_KINDS.get((j + rotation) % ERROR_KINDS.size());
+            FaultKind connection = CONNECTION_KINDS.get((j + rotation) % CONNECTION_KINDS.size());
+            planned.add(at(recording, protocol.get(j), j + rotation, error));
+            planned.add(at(recording, protocol.get(j), j + rotation + 1, connection));
+            hit.add(error);
+            hit.add(connection);
+        }
+        int next = 0;
+        for (FaultKind kind : COMMAND_KINDS) {
+            if (!hit.contains(kind) && !protocol.isEmpty()) {
+                planned.add(at(recording, protocol.get(next % protocol.size()), next + rotation, kind));
+                next++;
+            }
+        }
+        List<String> pushes = recording.pushSignatures();
+        for (int j = 0; j < pushes.size(); j++) {
+            String signature = pushes.get(j);
+            planned.add(new Planned(new Position(signature, 1 + j % recording.occurrences(signature), true),
+                    FaultKind.LOSE_PUSH));
+        }
+        return planned;
+    }
+}
