@@ -33,11 +33,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * <p>By default a deterministic sample runs. The signatures of connecting and of the manager's
  * description ({@code HELLO}, {@code CLIENT …}, {@code EVALSHA access}, {@code EVALSHA manager})
  * are the same in every scenario of a topology, so only {@code reentrant} and {@code redlock}
- * fault them, each with one kind, rotating. Every other signature of a scenario (its protocol)
- * gets one error reply and one connection fault (no answer, drop before, drop after), the kinds
- * and the occurrence rotating with the signature's index and the scenario's, and a kind the
- * rotation missed is added at the scenario's first signatures, so that every scenario meets
- * every kind; every message signature gets a lost message at one occurrence. With
+ * fault them: each signature once, the kind rotating. Every other position of a scenario (its
+ * protocol) is faulted once, with the kind rotating over the eight command kinds (offset by the
+ * scenario's index), a kind the rotation missed in a short scenario is added at its first
+ * positions, so that every scenario meets every kind, and every message is lost once. With
  * {@code -Dlocksmith.faults=full} every position gets every kind. A summary line per scenario
  * gives the runs, positions, positions not reached and the time.
  */
@@ -130,11 +129,6 @@ class FaultPositionTest {
                 Stream.of(Stream.<DynamicNode>of(record), faulted, Stream.<DynamicNode>of(summary)).flatMap(s -> s));
     }
 
-    private static final List<FaultKind> ERROR_KINDS = List.of(FaultKind.BUSY, FaultKind.OOM, FaultKind.READONLY,
-            FaultKind.LOADING, FaultKind.NOSCRIPT);
-    private static final List<FaultKind> CONNECTION_KINDS = List.of(FaultKind.NO_ANSWER, FaultKind.DROP_BEFORE,
-            FaultKind.DROP_AFTER);
-
     /** Connecting, the permission check and the manager's description: the same in every scenario. */
     private static boolean isSetup(String signature) {
         return signature.startsWith("HELLO") || signature.startsWith("CLIENT ") || signature.equals("EVALSHA access")
@@ -168,36 +162,30 @@ class FaultPositionTest {
             }
             return planned;
         }
-        List<String> setup = recording.commandSignatures().stream().filter(FaultPositionTest::isSetup).toList();
-        List<String> protocol = recording.commandSignatures().stream().filter(signature -> !isSetup(signature)).toList();
         if (coversSetup) {
             // Connecting and describing the manager are the same in every scenario of a topology: one covers them.
+            List<String> setup = recording.commandSignatures().stream().filter(FaultPositionTest::isSetup).toList();
             for (int j = 0; j < setup.size(); j++) {
                 planned.add(at(recording, setup.get(j), j + rotation, COMMAND_KINDS.get((j + rotation) % COMMAND_KINDS.size())));
             }
         }
+        List<Position> protocol = recording.positions().stream()
+                .filter(position -> !position.push() && !isSetup(position.signature())).toList();
         java.util.Set<FaultKind> hit = java.util.EnumSet.noneOf(FaultKind.class);
-        for (int j = 0; j < protocol.size(); j++) {
-            FaultKind error = ERROR_KINDS.get((j + rotation) % ERROR_KINDS.size());
-            FaultKind connection = CONNECTION_KINDS.get((j + rotation) % CONNECTION_KINDS.size());
-            planned.add(at(recording, protocol.get(j), j + rotation, error));
-            planned.add(at(recording, protocol.get(j), j + rotation + 1, connection));
-            hit.add(error);
-            hit.add(connection);
+        for (int i = 0; i < protocol.size(); i++) {
+            FaultKind kind = COMMAND_KINDS.get((i + rotation) % COMMAND_KINDS.size());
+            planned.add(new Planned(protocol.get(i), kind));
+            hit.add(kind);
         }
         int next = 0;
         for (FaultKind kind : COMMAND_KINDS) {
             if (!hit.contains(kind) && !protocol.isEmpty()) {
-                planned.add(at(recording, protocol.get(next % protocol.size()), next + rotation, kind));
+                planned.add(new Planned(protocol.get((next + rotation) % protocol.size()), kind));
                 next++;
             }
         }
-        List<String> pushes = recording.pushSignatures();
-        for (int j = 0; j < pushes.size(); j++) {
-            String signature = pushes.get(j);
-            planned.add(new Planned(new Position(signature, 1 + j % recording.occurrences(signature), true),
-                    FaultKind.LOSE_PUSH));
-        }
+        recording.positions().stream().filter(Position::push)
+                .forEach(position -> planned.add(new Planned(position, FaultKind.LOSE_PUSH)));
         return planned;
     }
 }

@@ -185,6 +185,7 @@ final class FaultRunner {
         FaultProxy proxy = FaultProxy.inFrontOf(front, scriptLabels::get, channelLabels(front));
         ScenarioContext context = null;
         boolean reached = true;
+        long leftoverDeadline = 0;
         try (LockManager probe = probe(redLock)) {
             Set<Thread> before = clientThreads();
             if (fault != null) {
@@ -216,10 +217,11 @@ final class FaultRunner {
                 }
             }
             long closed = System.nanoTime();
-            checkClosed(context, proxy, before, failures);
+            checkClosed(context, proxy, before, closed, failures);
             Traced firedLate = proxy.fired();
             Bound afterClose = bound(scenario, fault, firedLate, closed);
             probeEveryLock(probe, scenario, afterClose, "after close()", front, nodes, failures);
+            leftoverDeadline = afterClose.deadlineNanos();
 
             for (ScenarioContext.Wait wait : context.waits()) {
                 Bound bound = waitBound(scenario, fault, firedLate, wait.releasedAt());
@@ -265,7 +267,7 @@ final class FaultRunner {
                 context.schedulers().values().forEach(ScheduledThreadPoolExecutor::shutdownNow);
             }
         }
-        leftBehind(scenario, nodes, failures);
+        leftBehind(nodes, leftoverDeadline, failures);
         nodes.forEach(node -> node.command("FLUSHALL"));
         return new RunResult(name, reached, List.copyOf(failures), Duration.ofNanos(System.nanoTime() - started));
     }
@@ -349,22 +351,24 @@ final class FaultRunner {
         }
     }
 
-    private void checkClosed(ScenarioContext context, FaultProxy proxy, Set<Thread> before, List<String> failures) {
+    private void checkClosed(ScenarioContext context, FaultProxy proxy, Set<Thread> before, long closed,
+                             List<String> failures) {
         if (!waitFor(CLOSE_DEADLINE, () -> proxy.connections() == 0)) {
             failures.add("after close(): " + proxy.connections() + " connection(s) of the closed managers still open"
                     + " after " + CLOSE_DEADLINE.toMillis() + " ms");
         }
+        if (!waitFor(CLOSE_DEADLINE, () -> newThreads(before).isEmpty())) {
+            failures.add("after close(): threads of the closed managers still alive after " + CLOSE_DEADLINE.toMillis()
+                    + " ms: " + newThreads(before).stream().map(Thread::getName).sorted().toList());
+        }
         for (Map.Entry<LockManager, ScheduledThreadPoolExecutor> entry : context.schedulers().entrySet()) {
             ScheduledThreadPoolExecutor scheduler = entry.getValue();
-            if (!waitFor(SCHEDULER_DEADLINE, () -> liveTasks(scheduler).isEmpty())) {
+            long left = closed + SCHEDULER_DEADLINE.toNanos() - System.nanoTime();
+            if (!waitFor(Duration.ofNanos(Math.max(0, left)), () -> liveTasks(scheduler).isEmpty())) {
                 failures.add("after close(): the scheduler given to a closed manager still holds "
                         + liveTasks(scheduler).size() + " task(s) of it " + SCHEDULER_DEADLINE.toMillis()
                         + " ms after close() returned, due in " + liveTasks(scheduler) + " ms");
             }
-        }
-        if (!waitFor(CLOSE_DEADLINE, () -> newThreads(before).isEmpty())) {
-            failures.add("after close(): threads of the closed managers still alive after " + CLOSE_DEADLINE.toMillis()
-                    + " ms: " + newThreads(before).stream().map(Thread::getName).sorted().toList());
         }
     }
 
@@ -386,11 +390,16 @@ final class FaultRunner {
         return clientThreads().stream().filter(thread -> !before.contains(thread) && thread.isAlive()).toList();
     }
 
-    private void leftBehind(FaultScenario scenario, List<RedisNode> nodes, List<String> failures) {
+    /**
+     * Keys of a lock whose release failed on one server (RedLock's faulted master) stay there
+     * until their lease runs out, which the bound allows: they must be gone by its deadline.
+     */
+    private void leftBehind(List<RedisNode> nodes, long deadlineNanos, List<String> failures) {
         for (RedisNode node : nodes) {
             if (!waitFor(Duration.ofSeconds(3), () -> channels(node).isEmpty())) {
                 failures.add("after every manager closed, " + node.uri() + " still has release channels: " + channels(node));
             }
+            waitFor(Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime())), () -> keysLeft(node).isEmpty());
             List<String> left = keysLeft(node);
             if (!left.isEmpty()) {
                 failures.add("lock state left in " + node.uri() + " after every manager closed: " + left.stream()

@@ -9,6 +9,7 @@ import static dev.locksmith.faults.FaultScenario.Topology.STANDALONE;
 import dev.locksmith.CallOptions;
 import dev.locksmith.DistributedLock;
 import dev.locksmith.LockManager;
+import dev.locksmith.LockTimeoutException;
 import dev.locksmith.faults.FaultScenario.LockKind;
 import dev.locksmith.faults.FaultScenario.Topology;
 import dev.locksmith.faults.FaultScenario.UsedLock;
@@ -364,17 +365,19 @@ final class Scenarios {
                 return null;
             }
         }));
-        boolean[] acquired = new boolean[1];
-        context.call("B", b, () -> b.callWithLock(name, CallOptions.waitingUpTo(Duration.ofMillis(WAIT_MILLIS)), () -> {
-            acquired[0] = true;
-            context.waited(name, "B", true);
-            try (Ledger.Section section = context.ledger().enter(name, "B", false)) {
-                return null;
+        context.call("B", b, () -> {
+            try {
+                b.callWithLock(name, CallOptions.waitingUpTo(Duration.ofMillis(WAIT_MILLIS)), () -> {
+                    context.waited(name, "B", true);
+                    try (Ledger.Section section = context.ledger().enter(name, "B", false)) {
+                        return null;
+                    }
+                });
+            } catch (LockTimeoutException e) {
+                context.waited(name, "B", false); // its wait ran out: the lock was not free in time
+                throw e;
             }
-        }), dev.locksmith.LockTimeoutException.class);
-        if (!acquired[0]) {
-            context.waited(name, "B", false);
-        }
+        });
     }
 
     private static FaultScenario transactional(String name, boolean commit) {

@@ -211,8 +211,9 @@ public final class FaultProxy implements AutoCloseable {
      * @param connection the connection's id, from 1, in the order the proxy accepted them
      * @param signature  the command's name (and label), or {@code MESSAGE <channel label>}
      * @param push       true for a pub/sub message Redis pushed, false for a client's command
+     * @param nanoTime   {@link System#nanoTime()} when the proxy read it
      */
-    public record Traced(long sequence, int connection, String signature, boolean push) {
+    public record Traced(long sequence, int connection, String signature, boolean push, long nanoTime) {
         @Override
         public String toString() {
             return sequence + "@" + connection + " " + signature;
@@ -430,7 +431,7 @@ public final class FaultProxy implements AutoCloseable {
 
     /** Records an entry and says whether the armed fault picks it (and then fires). */
     private Fault record(int connection, String signature, boolean push) {
-        Traced entry = new Traced(sequence.incrementAndGet(), connection, signature, push);
+        Traced entry = new Traced(sequence.incrementAndGet(), connection, signature, push, System.nanoTime());
         synchronized (trace) {
             trace.add(entry);
         }
