@@ -32,7 +32,7 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class Scenarios {
     /** How long a scenario waits for a state a fault may prevent. */
-    private static final Duration SETTLE = Duration.ofSeconds(4);
+    private static final Duration SETTLE = Duration.ofMillis(2_500);
     /** How long a waiter waits for a lock: longer than a lease, so a release that failed still lets it in. */
     private static final long WAIT_MILLIS = 4_000;
     private static final Duration MIN_HOLD = Duration.ofMillis(800);
@@ -95,18 +95,18 @@ final class Scenarios {
                     LockManager a = context.manager("A");
                     AtomicReference<Thread> second = new AtomicReference<>();
                     CountDownLatch firstHolds = new CountDownLatch(1);
-                    context.start("A1", a, () -> {
+                    Thread first = context.start("A1", a, () -> {
                         DistributedLock lock = a.getLock("handed");
                         lock.lock();
                         try (Ledger.Section section = context.ledger().enter("handed", "A1", false)) {
                             firstHolds.countDown();
-                            context.await("A2 parked in A's line", SETTLE,
-                                    () -> second.get() != null && ScenarioContext.parkedInLine(second.get()));
+                            context.await("A2 parked in A's line", SETTLE, () -> second.get() != null
+                                    && (ScenarioContext.parkedInLine(second.get()) || !second.get().isAlive()));
                         } finally {
                             release(context, lock, "handed");
                         }
                     });
-                    if (firstHolds.await(SETTLE.toMillis(), TimeUnit.MILLISECONDS)) {
+                    if (reached(context, "A1 holds", firstHolds, first)) {
                         second.set(context.start("A2", a, () -> waitAndHold(context, a.getLock("handed"), "handed", "A2")));
                     }
                 });
@@ -136,7 +136,7 @@ final class Scenarios {
                     }
                     Thread gaveUp = context.start("B", b, () -> {
                         DistributedLock lock = b.getLock("declined");
-                        if (lock.tryLock(1_000, TimeUnit.MILLISECONDS)) {
+                        if (lock.tryLock(800, TimeUnit.MILLISECONDS)) {
                             try (Ledger.Section section = context.ledger().enter("declined", "B", false)) {
                                 // not expected while A holds, but a fault may free the lock early
                             } finally {
@@ -144,9 +144,11 @@ final class Scenarios {
                             }
                         }
                     });
-                    context.await("B in the ring", SETTLE, () -> context.waitersInRedis("declined", REENTRANT) >= 1);
-                    context.start("C", c, () -> waitAndHold(context, c.getLock("declined"), "declined", "C"));
-                    context.await("B and C in the ring", SETTLE, () -> context.waitersInRedis("declined", REENTRANT) >= 2);
+                    context.await("B in the ring", SETTLE, () -> !gaveUp.isAlive()
+                            || context.waitersInRedis("declined", REENTRANT) >= 1);
+                    Thread waiter = context.start("C", c, () -> waitAndHold(context, c.getLock("declined"), "declined", "C"));
+                    context.await("B and C in the ring", SETTLE, () -> !gaveUp.isAlive() || !waiter.isAlive()
+                            || context.waitersInRedis("declined", REENTRANT) >= 2);
                     gaveUp.join(SETTLE.toMillis());
                     context.call("A", a, () -> {
                         try (Ledger.Section section = context.ledger().enter("declined", "A", false)) {
@@ -235,7 +237,7 @@ final class Scenarios {
                     DistributedLock lock = a.getLock("close-held");
                     CountDownLatch holds = new CountDownLatch(1);
                     CountDownLatch closed = new CountDownLatch(1);
-                    context.start("A1", a, () -> {
+                    Thread holder = context.start("A1", a, () -> {
                         lock.lock();
                         try (Ledger.Section section = context.ledger().enter("close-held", "A1", false)) {
                             holds.countDown();
@@ -244,7 +246,7 @@ final class Scenarios {
                             lock.unlock();
                         }
                     });
-                    if (holds.await(SETTLE.toMillis(), TimeUnit.MILLISECONDS)) {
+                    if (reached(context, "A1 holds", holds, holder)) {
                         context.close("close-A", a);
                         context.released("close-held"); // close() releases what the manager held
                     }
@@ -264,8 +266,8 @@ final class Scenarios {
                         return;
                     }
                     Thread waiter = context.start("B", b, () -> waitAndHold(context, b.getLock("close-wait"), "close-wait", "B"));
-                    context.await("B sleeps in the ring", SETTLE, () ->
-                            context.waitersInRedis("close-wait", REENTRANT) >= 1 && ScenarioContext.sleeps(waiter));
+                    context.await("B sleeps in the ring", SETTLE, () -> !waiter.isAlive()
+                            || context.waitersInRedis("close-wait", REENTRANT) >= 1 && ScenarioContext.sleeps(waiter));
                     context.close("close-B", b);
                     context.call("A", a, () -> {
                         try (Ledger.Section section = context.ledger().enter("close-wait", "A", false)) {
@@ -287,8 +289,8 @@ final class Scenarios {
                         return;
                     }
                     Thread waiter = context.start("B", b, () -> waitAndHold(context, b.getLock("close-offer"), "close-offer", "B"));
-                    context.await("B sleeps in the ring", SETTLE, () ->
-                            context.waitersInRedis("close-offer", REENTRANT) >= 1 && ScenarioContext.sleeps(waiter));
+                    context.await("B sleeps in the ring", SETTLE, () -> !waiter.isAlive()
+                            || context.waitersInRedis("close-offer", REENTRANT) >= 1 && ScenarioContext.sleeps(waiter));
                     context.call("A", a, () -> {
                         try (Ledger.Section section = context.ledger().enter("close-offer", "A", false)) {
                             // A's critical section
@@ -307,22 +309,22 @@ final class Scenarios {
                     AtomicReference<Thread> second = new AtomicReference<>();
                     CountDownLatch firstHolds = new CountDownLatch(1);
                     CountDownLatch releasing = new CountDownLatch(1);
-                    context.start("A1", a, () -> {
+                    Thread first = context.start("A1", a, () -> {
                         DistributedLock lock = a.getLock("close-hand");
                         lock.lock();
                         try (Ledger.Section section = context.ledger().enter("close-hand", "A1", false)) {
                             firstHolds.countDown();
-                            context.await("A2 parked in A's line", SETTLE,
-                                    () -> second.get() != null && ScenarioContext.parkedInLine(second.get()));
+                            context.await("A2 parked in A's line", SETTLE, () -> second.get() != null
+                                    && (ScenarioContext.parkedInLine(second.get()) || !second.get().isAlive()));
                         } finally {
                             releasing.countDown();
                             release(context, lock, "close-hand");
                         }
                     });
-                    if (firstHolds.await(SETTLE.toMillis(), TimeUnit.MILLISECONDS)) {
+                    if (reached(context, "A1 holds", firstHolds, first)) {
                         second.set(context.start("A2", a, () -> waitAndHold(context, a.getLock("close-hand"), "close-hand", "A2")));
                     }
-                    if (releasing.await(SETTLE.plusSeconds(1).toMillis(), TimeUnit.MILLISECONDS)) {
+                    if (reached(context, "A1 releases", releasing, first)) {
                         context.close("close-A", a);
                     }
                 });
@@ -341,7 +343,8 @@ final class Scenarios {
         }
         List<Thread> started = others.get();
         context.await(waiters + " waiter(s) of " + name + " sleeping, seen by Redis", SETTLE, () ->
-                context.waitersInRedis(name, kind) >= waiters && started.stream().allMatch(ScenarioContext::sleeps));
+                started.stream().anyMatch(thread -> !thread.isAlive())
+                        || context.waitersInRedis(name, kind) >= waiters && started.stream().allMatch(ScenarioContext::sleeps));
         context.call(who, a, () -> {
             try (Ledger.Section section = context.ledger().enter(name, who, kind == READ_WRITE)) {
                 // the holder's critical section
@@ -419,6 +422,11 @@ final class Scenarios {
                 lock.unlock();
             }
         }
+    }
+
+    /** Waits for {@code latch}, giving up when {@code thread}, which counts it down, ended without it. */
+    private static boolean reached(ScenarioContext context, String what, CountDownLatch latch, Thread thread) {
+        return context.await(what, SETTLE, () -> latch.getCount() == 0 || !thread.isAlive()) && latch.getCount() == 0;
     }
 
     /** Releases a holder's lock and notes when, for the waiters' bound. */
