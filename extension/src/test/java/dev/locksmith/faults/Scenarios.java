@@ -13,7 +13,6 @@ import dev.locksmith.LockTimeoutException;
 import dev.locksmith.faults.FaultScenario.LockKind;
 import dev.locksmith.faults.FaultScenario.Topology;
 import dev.locksmith.faults.FaultScenario.UsedLock;
-import dev.locksmith.internal.manager.DefaultLockManager;
 import dev.locksmith.testing.Transactions;
 import jakarta.transaction.RollbackException;
 import jakarta.transaction.TransactionManager;
@@ -85,7 +84,7 @@ final class Scenarios {
                     });
                     LockManager b = context.manager("B");
                     DistributedLock other = b.getLock("nested");
-                    context.call("B", b, () -> exclusively(context, other, "nested", "B"));
+                    context.call("B", b, () -> waitAndHold(context, other, "nested", "B"));
                 });
     }
 
@@ -251,7 +250,7 @@ final class Scenarios {
                         context.released("close-held"); // close() releases what the manager held
                     }
                     closed.countDown();
-                    context.call("B", b, () -> tryAndHold(context, b.getLock("close-held"), "close-held", "B"));
+                    context.call("B", b, () -> waitAndHold(context, b.getLock("close-held"), "close-held", "B"));
                 });
     }
 
@@ -438,16 +437,6 @@ final class Scenarios {
         }
     }
 
-    private static void tryAndHold(ScenarioContext context, DistributedLock lock, String name, String who)
-            throws InterruptedException {
-        waitAndHold(context, lock, name, who);
-    }
-
-    private static void exclusively(ScenarioContext context, DistributedLock lock, String name, String who)
-            throws InterruptedException {
-        waitAndHold(context, lock, name, who);
-    }
-
     private static FaultScenario scenario(String name, String covers, Topology topology, List<UsedLock> locks,
                                           FaultScenario.Body body) {
         return new FaultScenario(name, covers, topology, locks, Duration.ZERO, body);
@@ -455,10 +444,5 @@ final class Scenarios {
 
     private static UsedLock lock(String name, LockKind kind) {
         return new UsedLock(name, kind);
-    }
-
-    /** For scenarios that look at a manager's own view of its waiters. */
-    static int contendedNames(LockManager manager) {
-        return ((DefaultLockManager) manager).statistics().contendedNames();
     }
 }
