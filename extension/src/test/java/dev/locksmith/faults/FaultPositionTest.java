@@ -35,7 +35,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * are the same in every scenario of a topology, so only {@code reentrant} and {@code redlock}
  * fault them: each signature once, the kind rotating. Every other position of a scenario (its
  * protocol) is faulted once, with the kind rotating over the eight command kinds (offset by the
- * scenario's index), a kind the rotation missed in a short scenario is added at its first
+ * scenario's index) — in a scenario of more than {@value #SAMPLED_POSITIONS} such positions, that
+ * many spread evenly over it and the first of every signature the spread missed — a kind the rotation missed in a short scenario is added at its first
  * positions, so that every scenario meets every kind, and every message is lost once. With
  * {@code -Dlocksmith.faults=full} every position gets every kind. A summary line per scenario
  * gives the runs, positions, positions not reached and the time.
@@ -45,8 +46,12 @@ class FaultPositionTest {
     /** {@code -Dlocksmith.faults=record}: only the runs without a fault, to look at what each scenario sends. */
     private static final boolean RECORD_ONLY = "record".equals(System.getProperty("locksmith.faults"));
     /** {@code -Dlocksmith.faults.scenarios=nested,hand-over}: only those scenarios. */
+    /** {@code -Dlocksmith.faults.runs="pass-offer#1 / BUSY"}: only the runs whose name contains that text. */
+    private static final String RUNS = System.getProperty("locksmith.faults.runs", "");
     private static final List<String> ONLY = Arrays.stream(System.getProperty("locksmith.faults.scenarios", "")
             .split(",")).map(String::trim).filter(name -> !name.isEmpty()).toList();
+    /** The most protocol positions of one scenario the sample faults. */
+    private static final int SAMPLED_POSITIONS = 12;
     private static final List<FaultKind> COMMAND_KINDS = Arrays.stream(FaultKind.values())
             .filter(kind -> !kind.picksPush()).toList();
 
@@ -98,7 +103,8 @@ class FaultPositionTest {
                 return Stream.empty(); // the recording test failed and says why
             }
             return plan(made, scenario.name().equals("reentrant") || scenario.name().equals("redlock"),
-                    rotation).stream().map(planned -> DynamicTest.dynamicTest(
+                    rotation).stream().filter(planned -> (planned.position() + " / " + planned.kind()).contains(RUNS))
+                    .map(planned -> DynamicTest.dynamicTest(
                     scenario.name() + " / " + planned.position() + " / " + planned.kind(), () -> {
                         RunResult result = runner.run(scenario, planned.position(), planned.kind());
                         runs.incrementAndGet();
@@ -135,6 +141,26 @@ class FaultPositionTest {
                 || signature.equals("EVALSHA manager");
     }
 
+    /**
+     * At most {@value #SAMPLED_POSITIONS} positions, spread evenly over the scenario, and the first
+     * of every signature the spread missed.
+     */
+    private static List<Position> spread(List<Position> positions) {
+        if (positions.size() <= SAMPLED_POSITIONS) {
+            return positions;
+        }
+        java.util.Set<Position> chosen = new java.util.LinkedHashSet<>();
+        for (int i = 0; i < SAMPLED_POSITIONS; i++) {
+            chosen.add(positions.get(i * positions.size() / SAMPLED_POSITIONS));
+        }
+        for (Position position : positions) {
+            if (chosen.stream().noneMatch(p -> p.signature().equals(position.signature()))) {
+                chosen.add(position);
+            }
+        }
+        return positions.stream().filter(chosen::contains).toList();
+    }
+
     private static Planned at(Recording recording, String signature, int rotation, FaultKind kind) {
         return new Planned(new Position(signature, 1 + rotation % recording.occurrences(signature), false), kind);
     }
@@ -169,8 +195,8 @@ class FaultPositionTest {
                 planned.add(at(recording, setup.get(j), j + rotation, COMMAND_KINDS.get((j + rotation) % COMMAND_KINDS.size())));
             }
         }
-        List<Position> protocol = recording.positions().stream()
-                .filter(position -> !position.push() && !isSetup(position.signature())).toList();
+        List<Position> protocol = spread(recording.positions().stream()
+                .filter(position -> !position.push() && !isSetup(position.signature())).toList());
         java.util.Set<FaultKind> hit = java.util.EnumSet.noneOf(FaultKind.class);
         for (int i = 0; i < protocol.size(); i++) {
             FaultKind kind = COMMAND_KINDS.get((i + rotation) % COMMAND_KINDS.size());

@@ -70,8 +70,7 @@ final class FaultRunner {
     private static final Pattern PROCESS_CHANNEL = Pattern.compile("^(.*:released):([A-Za-z0-9_-]+):$");
 
     private static final String ROW_RELEASE = "guarantees.md, On the failure paths, 'A release answered with an error"
-            + " / whose answer never came': the lock frees itself within one lease (" + LEASE.toMillis()
-            + " ms) of the failure";
+            + " / whose answer never came': the lock frees itself within one lease of the failure";
     private static final String ROW_NOTHING_FAILED = "locks.md, Failure: close() leaves nothing it granted in Redis;"
             + " without a failed command every lock is free once its holders released it (one command timeout,"
             + " the offer watch)";
@@ -82,6 +81,13 @@ final class FaultRunner {
     private static final String ROW_WAKE = "locks.md, Hand-over within one process / Waking one process: a release"
             + " hands the lock to the waiter, or offers it to its process, within one round trip; an offer not taken is"
             + " passed on after one command timeout";
+    private static final Pattern OFFERED_TO = Pattern.compile(":released:<([^>]+)>$");
+    private static final String ROW_OFFER_PASSED_ON = "locks.md, Waking one process, 'never saw the message': the"
+            + " releasing process passes the offer on after one command timeout, so another waiter has its chance"
+            + " within one command timeout";
+    private static final String ROW_PASS_ON = "locks.md, Waking one process: an offer not taken is passed on after"
+            + " one command timeout; guarantees.md, What Redis answers: BUSY, LOADING, READONLY, timeouts and lost"
+            + " connections are transient, tried again";
     private static final String ROW_LOST_MESSAGE_WAITER = "guarantees.md, Cluster: whatever the channel does, a"
             + " waiter also wakes when the holder's lease runs out, so a lost message costs time (at most one lease),"
             + " never correctness";
@@ -186,13 +192,14 @@ final class FaultRunner {
         ScenarioContext context = null;
         boolean reached = true;
         long leftoverDeadline = 0;
-        try (LockManager probe = probe(redLock)) {
+        try (LockManager probe = probe(redLock, scenario.lease())) {
             Set<Thread> before = clientThreads();
             if (fault != null) {
                 proxy.arm(fault);
             }
             String uri = redLock ? proxy.uri() + "," + masters.uri(1) + "," + masters.uri(2) : proxy.uri();
-            context = new ScenarioContext(uri, redLock, redLock ? masters.node(1) : standalone, LEASE, COMMAND_TIMEOUT);
+            context = new ScenarioContext(uri, redLock, redLock ? masters.node(1) : standalone, scenario.lease(), COMMAND_TIMEOUT,
+                    proxy.port());
             try {
                 scenario.body().run(context);
             } catch (Throwable e) {
@@ -224,8 +231,10 @@ final class FaultRunner {
             leftoverDeadline = afterClose.deadlineNanos();
 
             for (ScenarioContext.Wait wait : context.waits()) {
-                Bound bound = waitBound(scenario, fault, firedLate, wait.releasedAt());
-                if (!wait.acquired() || wait.endedAt() - bound.deadlineNanos() > 0) {
+                Bound bound = waitBound(scenario, fault, firedLate, wait);
+                // A wait that ran out before the bound says nothing (the probe checks the lock later); one
+                // that was still waiting after it, with or without the lock in the end, was not let in in time.
+                if (wait.endedAt() - bound.deadlineNanos() > 0) {
                     failures.add("waiter " + wait.who() + " of '" + wait.lock() + "' " + (wait.acquired() ? "got it only "
                             : "gave up, without it, ") + TimeUnit.NANOSECONDS.toMillis(wait.endedAt() - wait.releasedAt())
                             + " ms after the holder's release; bound " + TimeUnit.NANOSECONDS.toMillis(
@@ -265,6 +274,7 @@ final class FaultRunner {
                     }
                 });
                 context.schedulers().values().forEach(ScheduledThreadPoolExecutor::shutdownNow);
+                context.closeStallingProxies();
             }
         }
         leftBehind(nodes, leftoverDeadline, failures);
@@ -289,23 +299,44 @@ final class FaultRunner {
             return new Bound(quiet, ROW_NOTHING_FAILED + " (a NOSCRIPT is repaired by EVAL)", now);
         }
         long hold = fault.hold() == null ? 0 : fault.hold().toNanos();
-        long afterFailure = fired.nanoTime() + hold + COMMAND_TIMEOUT.plus(LEASE).plus(SLACK).plus(scenario.kept()).toNanos();
+        long afterFailure = fired.nanoTime() + hold + COMMAND_TIMEOUT.plus(scenario.lease()).plus(SLACK).plus(scenario.kept()).toNanos();
         return new Bound(Math.max(quiet, afterFailure), ROW_RELEASE, fired.nanoTime());
     }
 
     /** When a waiter must have the lock a holder released at {@code releasedAt}. */
-    private Bound waitBound(FaultScenario scenario, Fault fault, Traced fired, long releasedAt) {
+    private Bound waitBound(FaultScenario scenario, Fault fault, Traced fired, ScenarioContext.Wait wait) {
+        long releasedAt = wait.releasedAt();
         long quiet = releasedAt + COMMAND_TIMEOUT.plus(SLACK).plus(scenario.kept()).toNanos();
         if (fired == null || nothingFailed(fault, fired)) {
             return new Bound(quiet, ROW_WAKE, releasedAt);
         }
+        Matcher lostFor = OFFERED_TO.matcher(fault.signature());
+        if (fault.kind() == FaultProxy.Kind.LOSE_PUSH && lostFor.find() && !wait.who().startsWith(lostFor.group(1))) {
+            // Another process's offer was lost: the releaser's watch passes it on after one command timeout.
+            return new Bound(quiet, ROW_OFFER_PASSED_ON, releasedAt);
+        }
+        if (passesAnOfferOn(fault)) {
+            // A pass-on that meets a transient failure is tried again: the offer moves on within a command timeout.
+            long hold = fault.hold() == null ? 0 : fault.hold().toNanos();
+            return new Bound(Math.max(quiet, fired.nanoTime() + hold + COMMAND_TIMEOUT.multipliedBy(2).plus(SLACK)
+                    .plus(scenario.kept()).toNanos()), ROW_PASS_ON, releasedAt);
+        }
         if (fault.kind() == FaultProxy.Kind.LOSE_PUSH) {
-            return new Bound(releasedAt + LEASE.plus(COMMAND_TIMEOUT).plus(SLACK).plus(scenario.kept()).toNanos(),
+            return new Bound(releasedAt + scenario.lease().plus(COMMAND_TIMEOUT).plus(SLACK).plus(scenario.kept()).toNanos(),
                     ROW_LOST_MESSAGE_WAITER, releasedAt);
         }
         long hold = fault.hold() == null ? 0 : fault.hold().toNanos();
-        long afterFailure = fired.nanoTime() + hold + COMMAND_TIMEOUT.plus(LEASE).plus(SLACK).plus(scenario.kept()).toNanos();
+        long afterFailure = fired.nanoTime() + hold + COMMAND_TIMEOUT.plus(scenario.lease()).plus(SLACK).plus(scenario.kept()).toNanos();
         return new Bound(Math.max(quiet, afterFailure), ROW_RELEASE, releasedAt);
+    }
+
+    /** A pass-on of an offer that failed in a way Redis calls transient (BUSY, LOADING, READONLY, no answer, a drop). */
+    private static boolean passesAnOfferOn(Fault fault) {
+        boolean transientFailure = fault.kind() != FaultProxy.Kind.ERROR_REPLY
+                || fault.errorLine().startsWith("BUSY") || fault.errorLine().startsWith("LOADING")
+                || fault.errorLine().startsWith("READONLY");
+        return transientFailure && fault.kind() != FaultProxy.Kind.LOSE_PUSH
+                && (fault.signature().equals("EVALSHA pass-offer") || fault.signature().equals("EVALSHA rw-pass-offer"));
     }
 
     private static boolean nothingFailed(Fault fault, Traced fired) {
@@ -451,9 +482,9 @@ final class FaultRunner {
         };
     }
 
-    private LockManager probe(boolean redLock) {
+    private LockManager probe(boolean redLock, Duration lease) {
         return Locksmith.builder().redisUri(redLock ? masters.uris() : standalone.uri())
-                .mode(redLock ? RedisMode.REDLOCK : RedisMode.STANDALONE).leaseTime(LEASE)
+                .mode(redLock ? RedisMode.REDLOCK : RedisMode.STANDALONE).leaseTime(lease)
                 .commandTimeout(PROBE_COMMAND_TIMEOUT).applicationName("probe").telemetry(false).build();
     }
 

@@ -14,9 +14,19 @@ import java.util.List;
  * @param topology one master behind the proxy, or RedLock with the proxy in front of one of three
  * @param locks    every lock it takes
  * @param kept     how long a lock stays taken on purpose after its last release; zero for none
+ * @param lease    the managers' lease, which bounds how long a failure may keep a lock
  * @param body     the scenario itself
  */
-record FaultScenario(String name, String covers, Topology topology, List<UsedLock> locks, Duration kept, Body body) {
+record FaultScenario(String name, String covers, Topology topology, List<UsedLock> locks, Duration kept,
+                     Duration lease, Body body) {
+
+    /**
+     * @return this scenario with managers on another lease: a longer one lets a check tell a bound
+     *         of a command timeout from one of a lease
+     */
+    FaultScenario withLease(Duration longer) {
+        return new FaultScenario(name, covers, topology, locks, kept, longer, body);
+    }
 
     /** Where the scenario's managers connect. */
     enum Topology {

@@ -8,6 +8,7 @@ import dev.locksmith.internal.jta.ReleaseAfterCompletion;
 import dev.locksmith.internal.manager.DefaultLockManager;
 import dev.locksmith.testing.RedisNode;
 import dev.locksmith.testing.RespClient;
+import dev.locksmith.testing.StallingProxy;
 import dev.locksmith.testing.Transactions;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.time.Duration;
@@ -47,6 +48,8 @@ final class ScenarioContext {
     private final List<String> unreached = new CopyOnWriteArrayList<>();
     private final Map<String, Long> releasedAt = new ConcurrentHashMap<>();
     private final List<Wait> waits = new CopyOnWriteArrayList<>();
+    private final Map<String, StallingProxy> stalling = new ConcurrentHashMap<>();
+    private final int proxyPort;
 
     /**
      * @param uri            what the managers connect to (the proxy, or for RedLock the proxy and two masters)
@@ -54,8 +57,11 @@ final class ScenarioContext {
      * @param watched        a server the scenario may read directly to see waiters (never through the proxy)
      * @param lease          the managers' lease
      * @param commandTimeout the managers' command timeout
+     * @param proxyPort      the fault proxy's port, for a manager that reaches it through a stalling proxy
      */
-    ScenarioContext(String uri, boolean redLock, RedisNode watched, Duration lease, Duration commandTimeout) {
+    ScenarioContext(String uri, boolean redLock, RedisNode watched, Duration lease, Duration commandTimeout,
+                    int proxyPort) {
+        this.proxyPort = proxyPort;
         this.uri = uri;
         this.redLock = redLock;
         this.watched = watched;
@@ -106,6 +112,36 @@ final class ScenarioContext {
      * @throws LockException if it cannot connect (a fault on its handshake)
      */
     LockManager manager(String role) {
+        return manager(role, uri);
+    }
+
+    /**
+     * A manager standing for a process that can freeze: it reaches the fault proxy through a
+     * {@link StallingProxy}, which {@link #stall} silences in both directions (its connections stay
+     * open, as a process stopped by {@code SIGSTOP} or a long GC pause keeps them).
+     */
+    LockManager freezableManager(String role) {
+        StallingProxy proxy = StallingProxy.forwardingTo(proxyPort);
+        stalling.put(role, proxy);
+        return manager(role, proxy.uri());
+    }
+
+    /** Freezes the process {@code role} (see {@link #freezableManager}). */
+    void stall(String role) {
+        stalling.get(role).stall();
+    }
+
+    /** Lets the process {@code role} run again. */
+    void resume(String role) {
+        stalling.get(role).resume();
+    }
+
+    /** Closes the stalling proxies, after their managers closed. */
+    void closeStallingProxies() {
+        stalling.values().forEach(StallingProxy::close);
+    }
+
+    private LockManager manager(String role, String managerUri) {
         ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, task -> {
             Thread thread = new Thread(task, "fault-scheduler-" + role);
             thread.setDaemon(true);
@@ -114,7 +150,7 @@ final class ScenarioContext {
         scheduler.setRemoveOnCancelPolicy(true);
         LockManager manager;
         try {
-            manager = Locksmith.builder().redisUri(uri).mode(redLock ? RedisMode.REDLOCK : RedisMode.STANDALONE)
+            manager = Locksmith.builder().redisUri(managerUri).mode(redLock ? RedisMode.REDLOCK : RedisMode.STANDALONE)
                     .leaseTime(lease).commandTimeout(commandTimeout).watchdogScheduler(scheduler)
                     .applicationName(role).telemetry(false).build();
         } catch (RuntimeException e) {

@@ -44,7 +44,7 @@ final class Scenarios {
      */
     static List<FaultScenario> all() {
         return List.of(reentrant(), nested(), handOver(), offerTaken(), offerDeclined(), fairTurn(), readWrite(),
-                multiLock(), minimumHoldAndSkip(), redLock(), redLockMinimumHold(), afterCommit(), afterRollback(),
+                offerPassedOver(), multiLock(), minimumHoldAndSkip(), redLock(), redLockMinimumHold(), afterCommit(), afterRollback(),
                 closeWhileHolding(), closeWhileWaiting(), closeRightAfterAnOffer(), closeDuringHandOver());
     }
 
@@ -159,6 +159,49 @@ final class Scenarios {
                 });
     }
 
+    static FaultScenario offerPassedOver() {
+        return scenario("offer-passed-over", "an offer to a frozen process (its connections open but silent): the"
+                + " releaser passes it on to the next process after one command timeout", STANDALONE,
+                List.of(lock("passed", REENTRANT)), context -> {
+                    LockManager a = context.manager("A");
+                    LockManager b = context.freezableManager("B");
+                    LockManager c = context.manager("C");
+                    DistributedLock held = a.getLock("passed");
+                    if (!context.call("A", a, held::lock)) {
+                        return;
+                    }
+                    // B's result is not checked against a bound: it is frozen while the lock moves on.
+                    Thread frozen = context.start("B", b, () -> {
+                        DistributedLock lock = b.getLock("passed");
+                        if (lock.tryLock(WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+                            try (Ledger.Section section = context.ledger().enter("passed", "B", false)) {
+                                // B's critical section, after C's
+                            } finally {
+                                lock.unlock();
+                            }
+                        }
+                    });
+                    context.await("B sleeps in the ring", SETTLE, () -> !frozen.isAlive()
+                            || context.waitersInRedis("passed", REENTRANT) >= 1 && ScenarioContext.parkedInLine(frozen));
+                    Thread next = context.start("C", c, () -> waitAndHold(context, c.getLock("passed"), "passed", "C"));
+                    context.await("B and C sleep in the ring", SETTLE, () -> !frozen.isAlive() || !next.isAlive()
+                            || context.waitersInRedis("passed", REENTRANT) >= 2 && ScenarioContext.sleeps(next));
+                    context.stall("B");
+                    try {
+                        context.call("A", a, () -> {
+                            try (Ledger.Section section = context.ledger().enter("passed", "A", false)) {
+                                // A's critical section
+                            } finally {
+                                release(context, held, "passed");
+                            }
+                        });
+                        next.join(WAIT_MILLIS + SETTLE.toMillis());
+                    } finally {
+                        context.resume("B");
+                    }
+                }).withLease(Duration.ofSeconds(4)); // a lapsed offer (one lease) must not pass for a passed-on one
+    }
+
     static FaultScenario fairTurn() {
         return scenario("fair-turn", "a fair lock's release that names the head of the queue, a waiter of"
                 + " another process", STANDALONE, List.of(lock("fair", FAIR)), context -> {
@@ -199,7 +242,7 @@ final class Scenarios {
     static FaultScenario minimumHoldAndSkip() {
         return new FaultScenario("min-hold", "callWithLock with a minimum hold that keeps the lock after the"
                 + " action, a call of another process that skips meanwhile, and one that waits for the end of the"
-                + " minimum hold", STANDALONE, List.of(lock("job", REENTRANT)), MIN_HOLD,
+                + " minimum hold", STANDALONE, List.of(lock("job", REENTRANT)), MIN_HOLD, FaultRunner.LEASE,
                 context -> minimumHold(context, "job"));
     }
 
@@ -216,7 +259,7 @@ final class Scenarios {
     static FaultScenario redLockMinimumHold() {
         return new FaultScenario("redlock-min-hold", "RedLock: a minimum hold, a skip, and a waiter of another"
                 + " process that must get the lock when the minimum hold ends", REDLOCK,
-                List.of(lock("red-job", REENTRANT)), MIN_HOLD, context -> minimumHold(context, "red-job"));
+                List.of(lock("red-job", REENTRANT)), MIN_HOLD, FaultRunner.LEASE, context -> minimumHold(context, "red-job"));
     }
 
     static FaultScenario afterCommit() {
@@ -280,16 +323,21 @@ final class Scenarios {
 
     static FaultScenario closeRightAfterAnOffer() {
         return scenario("close-after-offer", "close() of the releasing process right after its release offered"
-                + " the lock to a process in the ring", STANDALONE, List.of(lock("close-offer", REENTRANT)), context -> {
+                + " the lock to the first of two processes in the ring", STANDALONE,
+                List.of(lock("close-offer", REENTRANT)), context -> {
                     LockManager a = context.manager("A");
                     LockManager b = context.manager("B");
+                    LockManager c = context.manager("C");
                     DistributedLock held = a.getLock("close-offer");
                     if (!context.call("A", a, held::lock)) {
                         return;
                     }
-                    Thread waiter = context.start("B", b, () -> waitAndHold(context, b.getLock("close-offer"), "close-offer", "B"));
-                    context.await("B sleeps in the ring", SETTLE, () -> !waiter.isAlive()
-                            || context.waitersInRedis("close-offer", REENTRANT) >= 1 && ScenarioContext.sleeps(waiter));
+                    Thread first = context.start("B", b, () -> waitAndHold(context, b.getLock("close-offer"), "close-offer", "B"));
+                    context.await("B sleeps in the ring", SETTLE, () -> !first.isAlive()
+                            || context.waitersInRedis("close-offer", REENTRANT) >= 1 && ScenarioContext.sleeps(first));
+                    Thread second = context.start("C", c, () -> waitAndHold(context, c.getLock("close-offer"), "close-offer", "C"));
+                    context.await("B and C sleep in the ring", SETTLE, () -> !first.isAlive() || !second.isAlive()
+                            || context.waitersInRedis("close-offer", REENTRANT) >= 2 && ScenarioContext.sleeps(second));
                     context.call("A", a, () -> {
                         try (Ledger.Section section = context.ledger().enter("close-offer", "A", false)) {
                             // A's critical section
@@ -439,7 +487,7 @@ final class Scenarios {
 
     private static FaultScenario scenario(String name, String covers, Topology topology, List<UsedLock> locks,
                                           FaultScenario.Body body) {
-        return new FaultScenario(name, covers, topology, locks, Duration.ZERO, body);
+        return new FaultScenario(name, covers, topology, locks, Duration.ZERO, FaultRunner.LEASE, body);
     }
 
     private static UsedLock lock(String name, LockKind kind) {
