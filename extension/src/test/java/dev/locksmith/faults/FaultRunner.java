@@ -224,11 +224,13 @@ final class FaultRunner {
                 }
             }
             long closed = System.nanoTime();
-            checkClosed(context, proxy, before, closed, failures);
+            checkSchedulers(context, closed, failures);
             Traced firedLate = proxy.fired();
             Bound afterClose = bound(scenario, fault, firedLate, closed);
+            // Before the waits for connections and threads, which must not eat the locks' bound.
             probeEveryLock(probe, scenario, afterClose, "after close()", front, nodes, failures);
             leftoverDeadline = afterClose.deadlineNanos();
+            checkClosed(proxy, before, failures);
 
             for (ScenarioContext.Wait wait : context.waits()) {
                 Bound bound = waitBound(scenario, fault, firedLate, wait);
@@ -382,16 +384,8 @@ final class FaultRunner {
         }
     }
 
-    private void checkClosed(ScenarioContext context, FaultProxy proxy, Set<Thread> before, long closed,
-                             List<String> failures) {
-        if (!waitFor(CLOSE_DEADLINE, () -> proxy.connections() == 0)) {
-            failures.add("after close(): " + proxy.connections() + " connection(s) of the closed managers still open"
-                    + " after " + CLOSE_DEADLINE.toMillis() + " ms");
-        }
-        if (!waitFor(CLOSE_DEADLINE, () -> newThreads(before).isEmpty())) {
-            failures.add("after close(): threads of the closed managers still alive after " + CLOSE_DEADLINE.toMillis()
-                    + " ms: " + newThreads(before).stream().map(Thread::getName).sorted().toList());
-        }
+    /** The schedulers given to the closed managers hold no task of them shortly after close() returned. */
+    private static void checkSchedulers(ScenarioContext context, long closed, List<String> failures) {
         for (Map.Entry<LockManager, ScheduledThreadPoolExecutor> entry : context.schedulers().entrySet()) {
             ScheduledThreadPoolExecutor scheduler = entry.getValue();
             long left = closed + SCHEDULER_DEADLINE.toNanos() - System.nanoTime();
@@ -401,6 +395,23 @@ final class FaultRunner {
                         + " ms after close() returned, due in " + liveTasks(scheduler) + " ms");
             }
         }
+    }
+
+    /** The closed managers' connections and threads are gone. */
+    private static void checkClosed(FaultProxy proxy, Set<Thread> before, List<String> failures) {
+        if (!waitFor(CLOSE_DEADLINE, () -> proxy.connections() == 0)) {
+            failures.add("after close(): " + proxy.connections() + " connection(s) of the closed managers still open"
+                    + " after " + CLOSE_DEADLINE.toMillis() + " ms");
+        }
+        if (!waitFor(CLOSE_DEADLINE, () -> newThreads(before).isEmpty())) {
+            failures.add("after close(): threads of the closed managers still alive after " + CLOSE_DEADLINE.toMillis()
+                    + " ms: " + newThreads(before).stream().map(FaultRunner::describe).sorted().toList());
+        }
+    }
+
+    private static String describe(Thread thread) {
+        return thread.getName() + " (" + thread.getState() + " at " + Arrays.stream(thread.getStackTrace()).limit(8)
+                .map(String::valueOf).collect(Collectors.joining(" < ")) + ")";
     }
 
     private static List<Long> liveTasks(ScheduledThreadPoolExecutor scheduler) {
