@@ -46,8 +46,11 @@ class FaultPositionTest {
     /** {@code -Dlocksmith.faults=record}: only the runs without a fault, to look at what each scenario sends. */
     private static final boolean RECORD_ONLY = "record".equals(System.getProperty("locksmith.faults"));
     /** {@code -Dlocksmith.faults.scenarios=nested,hand-over}: only those scenarios. */
-    /** {@code -Dlocksmith.faults.runs="pass-offer#1 / BUSY"}: only the runs whose name contains that text. */
-    private static final String RUNS = System.getProperty("locksmith.faults.runs", "");
+    /**
+     * {@code -Dlocksmith.faults.runs="hold-count#2 / BUSY|pass-offer#1 / BUSY"}: only the runs whose
+     * name contains one of those texts.
+     */
+    private static final List<String> RUNS = List.of(System.getProperty("locksmith.faults.runs", "").split("\\|"));
     private static final List<String> ONLY = Arrays.stream(System.getProperty("locksmith.faults.scenarios", "")
             .split(",")).map(String::trim).filter(name -> !name.isEmpty()).toList();
     /** The most protocol positions of one scenario the sample faults. */
@@ -103,7 +106,8 @@ class FaultPositionTest {
                 return Stream.empty(); // the recording test failed and says why
             }
             return plan(made, scenario.name().equals("reentrant") || scenario.name().equals("redlock"),
-                    rotation).stream().filter(planned -> (planned.position() + " / " + planned.kind()).contains(RUNS))
+                    rotation).stream().filter(planned -> RUNS.stream().anyMatch(
+                    (planned.position() + " / " + planned.kind())::contains))
                     .map(planned -> DynamicTest.dynamicTest(
                     scenario.name() + " / " + planned.position() + " / " + planned.kind(), () -> {
                         RunResult result = runner.run(scenario, planned.position(), planned.kind());

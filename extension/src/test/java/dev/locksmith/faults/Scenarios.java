@@ -279,11 +279,16 @@ final class Scenarios {
                     DistributedLock lock = a.getLock("close-held");
                     CountDownLatch holds = new CountDownLatch(1);
                     CountDownLatch closed = new CountDownLatch(1);
+                    CountDownLatch left = new CountDownLatch(1);
                     Thread holder = context.start("A1", a, () -> {
                         lock.lock();
-                        try (Ledger.Section section = context.ledger().enter("close-held", "A1", false)) {
-                            holds.countDown();
-                            closed.await(SETTLE.toMillis(), TimeUnit.MILLISECONDS);
+                        try {
+                            try (Ledger.Section section = context.ledger().enter("close-held", "A1", false)) {
+                                holds.countDown();
+                                closed.await(SETTLE.toMillis(), TimeUnit.MILLISECONDS);
+                            } finally {
+                                left.countDown();
+                            }
                         } finally {
                             lock.unlock();
                         }
@@ -293,6 +298,9 @@ final class Scenarios {
                         context.released("close-held"); // close() releases what the manager held
                     }
                     closed.countDown();
+                    // close() took the lock from A1 while A1 still runs (as the docs say it does): B comes
+                    // once A1 has left its critical section, so that the ledger judges the locks, not that.
+                    reached(context, "A1 left its critical section", left, holder);
                     context.call("B", b, () -> waitAndHold(context, b.getLock("close-held"), "close-held", "B"));
                 });
     }
