@@ -54,7 +54,7 @@ class FaultPositionTest {
     private static final List<String> ONLY = Arrays.stream(System.getProperty("locksmith.faults.scenarios", "")
             .split(",")).map(String::trim).filter(name -> !name.isEmpty()).toList();
     /** The most protocol positions of one scenario the sample faults. */
-    private static final int SAMPLED_POSITIONS = 12;
+    private static final int SAMPLED_POSITIONS = 10;
     private static final List<FaultKind> COMMAND_KINDS = Arrays.stream(FaultKind.values())
             .filter(kind -> !kind.picksPush()).toList();
 
@@ -107,7 +107,7 @@ class FaultPositionTest {
             }
             return plan(made, scenario.name().equals("reentrant") || scenario.name().equals("redlock"),
                     rotation).stream().filter(planned -> RUNS.stream().anyMatch(
-                    (planned.position() + " / " + planned.kind())::contains))
+                    (scenario.name() + " / " + planned.position() + " / " + planned.kind())::contains))
                     .map(planned -> DynamicTest.dynamicTest(
                     scenario.name() + " / " + planned.position() + " / " + planned.kind(), () -> {
                         RunResult result = runner.run(scenario, planned.position(), planned.kind());

@@ -241,8 +241,8 @@ final class Scenarios {
 
     static FaultScenario minimumHoldAndSkip() {
         return new FaultScenario("min-hold", "callWithLock with a minimum hold that keeps the lock after the"
-                + " action, a call of another process that skips meanwhile, and one that waits for the end of the"
-                + " minimum hold", STANDALONE, List.of(lock("job", REENTRANT)), MIN_HOLD, FaultRunner.LEASE,
+                + " action, a call of another process that skips meanwhile, and one that waits from during the"
+                + " action to the end of the minimum hold", STANDALONE, List.of(lock("job", REENTRANT)), MIN_HOLD, FaultRunner.LEASE,
                 context -> minimumHold(context, "job"));
     }
 
@@ -259,7 +259,8 @@ final class Scenarios {
     static FaultScenario redLockMinimumHold() {
         return new FaultScenario("redlock-min-hold", "RedLock: a minimum hold, a skip, and a waiter of another"
                 + " process that must get the lock when the minimum hold ends", REDLOCK,
-                List.of(lock("red-job", REENTRANT)), MIN_HOLD, FaultRunner.LEASE, context -> minimumHold(context, "red-job"));
+                // A 4 s lease: a waiter that sleeps for the lease it saw cannot pass for one woken by the keep.
+                List.of(lock("red-job", REENTRANT)), MIN_HOLD, Duration.ofSeconds(4), context -> minimumHold(context, "red-job"));
     }
 
     static FaultScenario afterCommit() {
@@ -409,33 +410,42 @@ final class Scenarios {
         });
     }
 
+    /**
+     * A runs a job with a minimum hold; while it runs, B starts waiting for the lock and C's call
+     * skips; A's action then returns early, which keeps the lock, held by nobody, for the rest of
+     * the minimum hold: B must get it when that ends, not when the lease B last saw would have.
+     */
     private static void minimumHold(ScenarioContext context, String name) throws Exception {
         LockManager a = context.manager("A");
         LockManager b = context.manager("B");
+        LockManager c = context.manager("C");
         context.call("A", a, () -> a.callWithLock(name, CallOptions.waitingUpTo(Duration.ZERO).minHold(MIN_HOLD), () -> {
             try (Ledger.Section section = context.ledger().enter(name, "A", false)) {
+                Thread waiter = context.start("B", b, () -> {
+                    try {
+                        b.callWithLock(name, CallOptions.waitingUpTo(Duration.ofMillis(WAIT_MILLIS)), () -> {
+                            context.waited(name, "B", true);
+                            try (Ledger.Section inner = context.ledger().enter(name, "B", false)) {
+                                return null;
+                            }
+                        });
+                    } catch (LockTimeoutException e) {
+                        context.waited(name, "B", false); // its wait ran out: the lock was not free in time
+                        throw e;
+                    }
+                });
+                context.await("B waits for the job's lock", SETTLE, () -> !waiter.isAlive()
+                        || ScenarioContext.sleeps(waiter) && context.waitersInRedis(name, REENTRANT) >= 1);
+                context.call("C-skip", c, () -> c.callWithLock(name, CallOptions.waitingUpTo(Duration.ZERO).skipWhenHeld(),
+                        () -> {
+                            try (Ledger.Section inner = context.ledger().enter(name, "C-skip", false)) {
+                                return null;
+                            }
+                        }));
                 return null;
             }
         }));
         context.released(name); // kept by nobody for the rest of the minimum hold, which the bound adds
-        context.call("B-skip", b, () -> b.callWithLock(name, CallOptions.waitingUpTo(Duration.ZERO).skipWhenHeld(), () -> {
-            try (Ledger.Section section = context.ledger().enter(name, "B-skip", false)) {
-                return null;
-            }
-        }));
-        context.call("B", b, () -> {
-            try {
-                b.callWithLock(name, CallOptions.waitingUpTo(Duration.ofMillis(WAIT_MILLIS)), () -> {
-                    context.waited(name, "B", true);
-                    try (Ledger.Section section = context.ledger().enter(name, "B", false)) {
-                        return null;
-                    }
-                });
-            } catch (LockTimeoutException e) {
-                context.waited(name, "B", false); // its wait ran out: the lock was not free in time
-                throw e;
-            }
-        });
     }
 
     private static FaultScenario transactional(String name, boolean commit) {
