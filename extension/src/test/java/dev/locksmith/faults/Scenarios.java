@@ -199,7 +199,7 @@ final class Scenarios {
                     } finally {
                         context.resume("B");
                     }
-                }).withLease(Duration.ofSeconds(4)); // a lapsed offer (one lease) must not pass for a passed-on one
+                }).withLease(Duration.ofSeconds(3)); // a lapsed offer (one lease) must not pass for a passed-on one
     }
 
     static FaultScenario fairTurn() {
@@ -259,8 +259,8 @@ final class Scenarios {
     static FaultScenario redLockMinimumHold() {
         return new FaultScenario("redlock-min-hold", "RedLock: a minimum hold, a skip, and a waiter of another"
                 + " process that must get the lock when the minimum hold ends", REDLOCK,
-                // A 4 s lease: a waiter that sleeps for the lease it saw cannot pass for one woken by the keep.
-                List.of(lock("red-job", REENTRANT)), MIN_HOLD, Duration.ofSeconds(4), context -> minimumHold(context, "red-job"));
+                // A 3 s lease: a waiter that sleeps for the lease it saw cannot pass for one woken by the keep.
+                List.of(lock("red-job", REENTRANT)), MIN_HOLD, Duration.ofSeconds(3), context -> minimumHold(context, "red-job"));
     }
 
     static FaultScenario afterCommit() {
