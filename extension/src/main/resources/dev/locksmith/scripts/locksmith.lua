@@ -397,9 +397,12 @@ end
 -- ARGV[3] the manager offered to, or '' for any, ARGV[4] publish command,
 -- ARGV[5] how long the next offer keeps the lock, ms,
 -- ARGV[6] '' to pass it on, or the command counting a channel's listeners (pubsub numsub or
--- shardnumsub) to pass it on only when its process no longer listens, ARGV[7] the sender's time, ms
+-- shardnumsub) to pass it on only when its process no longer listens, ARGV[7] the sender's time, ms,
+-- ARGV[8] '1' to withdraw the offer instead of passing it on: its releaser closes, and an offer
+-- passed on now would have nobody to watch it, so the lock is freed and everyone woken to ask
+-- (a process about to take the offer finds the lock free and takes it)
 -- returns the number of the offer of that token standing afterwards (one more than ARGV[2] when
--- this call passed it on), or -1 when there is none (it was taken, or nobody was left)
+-- this call passed it on), or -1 when there is none (it was taken, withdrawn, or nobody was left)
 ops['pass-offer'] = function()
     local current = redis.call('get', KEYS[1])
     local mark, target, token, number, _, ring = exclusive_fields(current or '')
@@ -410,7 +413,10 @@ ops['pass-offer'] = function()
         return tonumber(number)
     end
     local next_number = tonumber(number) + 1
-    local taker, rest = offer_to_ring(KEYS[2], ARGV[4], ring, 'o' .. token .. '.' .. next_number, target)
+    local taker, rest
+    if ARGV[8] ~= '1' then
+        taker, rest = offer_to_ring(KEYS[2], ARGV[4], ring, 'o' .. token .. '.' .. next_number, target)
+    end
     if taker then
         redis.call('set', KEYS[1], exclusive_value('r', taker, token, next_number, ARGV[7] or '', rest, ''),
             'px', ARGV[5])
@@ -767,10 +773,13 @@ ops['rw-pass-offer'] = function()
         return tonumber(number)
     end
     local next_number = tonumber(number) + 1
-    local taker, rest, gone = offer_to_ring(KEYS[2], ARGV[4], redis.call('hget', KEYS[1], 'o') or '',
-        'o' .. token .. '.' .. next_number, target)
-    table.insert(gone, target)
-    drop_writer_marks(KEYS[1], gone)
+    local taker, rest = nil, redis.call('hget', KEYS[1], 'o') or ''
+    if ARGV[8] ~= '1' then
+        local gone
+        taker, rest, gone = offer_to_ring(KEYS[2], ARGV[4], rest, 'o' .. token .. '.' .. next_number, target)
+        table.insert(gone, target)
+        drop_writer_marks(KEYS[1], gone)
+    end
     if taker then
         redis.call('hset', KEYS[1], 'x', taker .. '|' .. token .. '|' .. next_number .. '|' .. (ARGV[7] or ''))
     else

@@ -166,12 +166,13 @@ class WakeOneTest {
 
     /**
      * H's release offers the lock to frozen C, and H then closes in an orderly way, before its
-     * watch would pass the offer on: {@code close()} passes it on itself before it returns, so D
-     * gets the lock at once, not when the offer's reservation (a lease) runs out.
+     * watch would pass the offer on: {@code close()} withdraws the offer itself before it returns
+     * (passed on, it would stand with nobody to watch it), so D, woken, gets the lock at once, not
+     * when the offer's reservation (a lease) runs out.
      */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"reentrant", "write"})
-    void anOfferStandingWhenItsMakerClosesIsPassedOnByTheClose(String kind) throws Exception {
+    void anOfferStandingWhenItsMakerClosesIsWithdrawnByTheClose(String kind) throws Exception {
         String name = "closing-maker-" + kind;
         try (LockManager d = manager(LONG_COMMAND_TIMEOUT);
              JavaProcess c = waiter(name, kind, LONG_COMMAND_TIMEOUT, Duration.ofSeconds(90), "C")) {

@@ -163,7 +163,7 @@ final class ContentionRegistry {
     /**
      * Ends every entry at close, once the calls under way ended: offers this process heard and did
      * not take are passed on, the subscriptions end, and then every offer a release here made and
-     * still watches is passed on at once (no check of this process will do it later), and every
+     * still watches is withdrawn (no check of this process will watch it later), and every
      * offer of these locks to a process that no longer listens (this one, or one that closed or
      * died meanwhile) too, so that a closed manager leaves no offer standing in Redis. Last, every
      * task this manager scheduled is cancelled.
@@ -184,7 +184,7 @@ final class ContentionRegistry {
         try {
             CompletableFuture.allOf(unsubscribed.toArray(CompletableFuture[]::new))
                     .get(patienceNanos, TimeUnit.NANOSECONDS);
-            List<CompletableFuture<Long>> reaped = new ArrayList<>(desk.passOnAllAtClose());
+            List<CompletableFuture<Long>> reaped = new ArrayList<>(desk.withdrawAllAtClose());
             for (Ended entry : known) {
                 reaped.add(desk.reap(entry.keys()).toCompletableFuture());
             }

@@ -26,7 +26,7 @@ import java.util.concurrent.ScheduledExecutorService;
  * this process, sends the attempt of the waiter it claims ({@link OfferAttempt}) or the offer's
  * pass-on ({@link OfferDesk#decline}), without waiting for either; the watchdog's scheduler renews
  * leases, refreshes the manager's description and sends the pass-on of offers made here that were
- * not taken ({@link OfferDesk}); the closing thread passes on what this process still watches,
+ * not taken ({@link OfferDesk}); the closing thread withdraws the offers this process still watches,
  * cancels what it scheduled, and closes.
  */
 public final class LockEngine {

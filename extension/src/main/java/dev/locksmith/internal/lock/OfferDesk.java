@@ -172,13 +172,16 @@ final class OfferDesk {
     }
 
     /**
-     * At close, before the connections go: passes on at once every offer a release here made that
-     * still stands, since no check of this process will pass it on later.
+     * At close, before the connections go: withdraws every offer a release here made that still
+     * stands (whoever it was passed on to since), since no check of this process will watch it
+     * later. Passed on instead, it would stand unwatched, and one that its process does not take
+     * (a lost message, a frozen process) would keep the lock for a lease. Withdrawn, the lock is
+     * free and every waiter is woken to ask: the process about to take the offer takes the lock.
      * An offer taken meanwhile is left alone by Redis.
      *
-     * @return the answers to the pass-ons sent
+     * @return the answers to the withdrawals sent
      */
-    List<CompletableFuture<Long>> passOnAllAtClose() {
+    List<CompletableFuture<Long>> withdrawAllAtClose() {
         List<CompletableFuture<Long>> sent = new ArrayList<>();
         for (LockKeys keys : watches.keySet()) {
             OfferWatch.Due[] found = {null};
@@ -189,8 +192,10 @@ final class OfferDesk {
             OfferWatch.Due due = found[0];
             if (due != null) {
                 try {
-                    sent.add(store.update(passOn(keys, Long.toString(due.token()), Long.toString(due.number()), "", ""), -1)
-                            .toCompletableFuture());
+                    sent.add(store.update(LockScript.integer(keys.isReadWrite() ? "rw-pass-offer" : "pass-offer",
+                            new String[] {keys.lock(), keys.channel()}, Long.toString(due.token()), "", "",
+                            keys.publish(), Long.toString(reserveMillis), "", Long.toString(System.currentTimeMillis()),
+                            "1"), -1).toCompletableFuture());
                 } catch (RuntimeException e) {
                     sent.add(CompletableFuture.failedFuture(e));
                 }

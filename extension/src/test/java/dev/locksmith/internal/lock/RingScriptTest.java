@@ -165,6 +165,26 @@ class RingScriptTest {
     }
 
     @Test
+    void aClosingReleaserWithdrawsItsOfferWhereverItWasPassedAndEveryoneMayAsk() throws Exception {
+        listenTo(keys.channel(), keys.address("second-process"), keys.address("third-process"));
+        long token = acquire(FIRST, true).get(1);
+        acquire(SECOND, true);
+        acquire(THIRD, true);
+        scripts.release(keys, FIRST, "1", OFFER);
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("second-process: o" + token + ".0");
+        assertThat(scripts.passOffer(keys, Long.toString(token), "0", "")).as("passed on to the third").isOne();
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("third-process: o" + token + ".1");
+
+        assertThat(scripts.withdrawOffer(keys, Long.toString(token))).as("withdrawn").isEqualTo(-1L);
+
+        assertThat(scripts.redis().exists(keys.lock())).as("free").isZero();
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).as("everyone may ask").endsWith(" *");
+        assertThat(acquire(SECOND, true).get(0)).as("whoever asks first takes it").isOne();
+        assertThat(scripts.withdrawOffer(keys, Long.toString(token))).as("a held lock is left alone").isEqualTo(-1L);
+        assertThat(value()).startsWith("-" + SECOND + "|");
+    }
+
+    @Test
     void anOfferedLockIsNeitherHeldNorForcedAndIsDescribedAsAnOffer() throws Exception {
         listen("second-process");
         acquire(FIRST, true);

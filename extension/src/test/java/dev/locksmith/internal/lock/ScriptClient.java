@@ -58,6 +58,16 @@ final class ScriptClient implements AutoCloseable {
      * @param keys the reentrant lock's keys ({@code pass-offer}), or the read/write lock's ({@code rw-pass-offer})
      * @return the number of the offer of that token standing afterwards, or -1 (see {@code pass-offer})
      */
+    /**
+     * @param keys the reentrant lock's keys, or the read/write lock's
+     * @return -1 (see {@code pass-offer}: withdrawn, or none of that token stood)
+     */
+    long withdrawOffer(LockKeys keys, String token) throws Exception {
+        return run(LockScript.integer(keys.isReadWrite() ? "rw-pass-offer" : "pass-offer",
+                new String[] {keys.lock(), keys.channel()}, token, "", "", "publish", "30000", "",
+                Long.toString(System.currentTimeMillis()), "1"));
+    }
+
     long passOffer(LockKeys keys, String token, String number, String target) throws Exception {
         return run(LockScript.integer(keys.isReadWrite() ? "rw-pass-offer" : "pass-offer",
                 new String[] {keys.lock(), keys.channel()}, token, number, target, "publish", "30000", "",
