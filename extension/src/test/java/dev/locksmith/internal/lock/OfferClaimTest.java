@@ -62,7 +62,7 @@ class OfferClaimTest {
         CompletableFuture<List<Long>> attempt = sentAttempt();
         waiter.thread().interrupt();
         Await.until("the interrupted waiter waits for the answer again", Duration.ofSeconds(10),
-                () -> waiter.thread().getState() == Thread.State.TIMED_WAITING && !waiter.thread().isInterrupted());
+                () -> !waiter.thread().isInterrupted() && contention.sleepingWaiters().outsideLine() == 1);
         assertThat(waiter.woken()).isNotDone();
         attempt.complete(List.of(1L, 43L));
 
@@ -206,7 +206,7 @@ class OfferClaimTest {
             return new Woken(turn, Thread.interrupted());
         });
         Thread thread = sleeping.join();
-        Await.until("the waiter sleeps", Duration.ofSeconds(10), () -> thread.getState() == Thread.State.TIMED_WAITING);
+        Await.until("the waiter sleeps", Duration.ofSeconds(10), () -> contention.sleepingWaiters().inLine() == 1);
         return new Sleeper(thread, woken);
     }
 
