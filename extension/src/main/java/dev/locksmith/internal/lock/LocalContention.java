@@ -34,7 +34,8 @@ import java.util.function.LongSupplier;
  * <p>Threads: waiting threads join, park and leave; a releasing thread of this process claims
  * and settles; the Redis pub/sub thread calls {@link #wake(String)}, and claims and settles for
  * offers (the settle runs on the thread that completes the attempt); the closing thread calls
- * {@link #wakeAll()}. Every wait here ends by its deadline, an interrupt (where the caller's
+ * {@link #wakeAll()}; any thread (an operator's reading, a readiness check) may count the sleeping
+ * waiters ({@link #sleepingWaiters()}), which only reads states under the mutex. Every wait here ends by its deadline, an interrupt (where the caller's
  * {@link Waiting} allows), or {@code close()}.
  */
 final class LocalContention {
