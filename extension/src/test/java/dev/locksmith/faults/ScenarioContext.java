@@ -45,6 +45,7 @@ final class ScenarioContext {
     private final Set<LockManager> closing = ConcurrentHashMap.newKeySet();
     private final List<Outcome> outcomes = new CopyOnWriteArrayList<>();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
+    private final Map<Thread, LockManager> managerOf = new ConcurrentHashMap<>(); // of each started thread
     private final List<String> unreached = new CopyOnWriteArrayList<>();
     private final Map<String, Long> releasedAt = new ConcurrentHashMap<>();
     private final List<Wait> waits = new CopyOnWriteArrayList<>();
@@ -193,6 +194,9 @@ final class ScenarioContext {
         Thread thread = new Thread(() -> call(who, manager, step, allowed), "fault-run-" + who);
         thread.setDaemon(true);
         threads.add(thread);
+        if (manager != null) {
+            managerOf.put(thread, manager);
+        }
         thread.start();
         return thread;
     }
@@ -252,20 +256,29 @@ final class ScenarioContext {
     }
 
     /**
-     * @return whether {@code thread} sleeps (parked, waiting for a lock) now
+     * @return whether a thread of {@code manager} sleeps waiting for lock {@code name} now, as the
+     *         manager's own lock protocol counts it (in its line, or for a message from Redis)
      */
-    static boolean sleeps(Thread thread) {
-        Thread.State state = thread.getState();
-        return state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING;
+    static boolean sleeps(LockManager manager, String name) {
+        return ((DefaultLockManager) manager).sleepingWaiters(name).total() > 0;
     }
 
     /**
-     * @return whether {@code thread} is parked in its manager's line for a lock, where a release
-     *         of its own process may hand the lock to it (not merely waiting for a reply)
+     * @return whether a thread of the manager that {@code thread} was {@link #start started} with
+     *         sleeps waiting for lock {@code name} now (see {@link #sleeps(LockManager, String)})
      */
-    static boolean parkedInLine(Thread thread) {
-        return sleeps(thread) && Arrays.stream(thread.getStackTrace()).anyMatch(frame ->
-                frame.getClassName().endsWith(".LocalContention") && frame.getMethodName().equals("park"));
+    boolean sleeps(Thread thread, String name) {
+        LockManager manager = managerOf.get(thread);
+        return manager != null && sleeps(manager, name);
+    }
+
+    /**
+     * @return whether a thread of {@code manager} sleeps in the manager's line for lock
+     *         {@code name}, where a release of its own process may hand the lock to it (not
+     *         merely waiting for a reply)
+     */
+    static boolean parkedInLine(LockManager manager, String name) {
+        return ((DefaultLockManager) manager).sleepingWaiters(name).inLine() > 0;
     }
 
     /**

@@ -100,7 +100,7 @@ final class Scenarios {
                         try (Ledger.Section section = context.ledger().enter("handed", "A1", false)) {
                             firstHolds.countDown();
                             context.await("A2 parked in A's line", SETTLE, () -> second.get() != null
-                                    && (ScenarioContext.parkedInLine(second.get()) || !second.get().isAlive()));
+                                    && (ScenarioContext.parkedInLine(a, "handed") || !second.get().isAlive()));
                         } finally {
                             release(context, lock, "handed");
                         }
@@ -182,10 +182,10 @@ final class Scenarios {
                         }
                     });
                     context.await("B sleeps in the ring", SETTLE, () -> !frozen.isAlive()
-                            || context.waitersInRedis("passed", REENTRANT) >= 1 && ScenarioContext.parkedInLine(frozen));
+                            || context.waitersInRedis("passed", REENTRANT) >= 1 && ScenarioContext.parkedInLine(b, "passed"));
                     Thread next = context.start("C", c, () -> waitAndHold(context, c.getLock("passed"), "passed", "C"));
                     context.await("B and C sleep in the ring", SETTLE, () -> !frozen.isAlive() || !next.isAlive()
-                            || context.waitersInRedis("passed", REENTRANT) >= 2 && ScenarioContext.sleeps(next));
+                            || context.waitersInRedis("passed", REENTRANT) >= 2 && ScenarioContext.sleeps(c, "passed"));
                     context.stall("B");
                     try {
                         context.call("A", a, () -> {
@@ -318,7 +318,7 @@ final class Scenarios {
                     }
                     Thread waiter = context.start("B", b, () -> waitAndHold(context, b.getLock("close-wait"), "close-wait", "B"));
                     context.await("B sleeps in the ring", SETTLE, () -> !waiter.isAlive()
-                            || context.waitersInRedis("close-wait", REENTRANT) >= 1 && ScenarioContext.sleeps(waiter));
+                            || context.waitersInRedis("close-wait", REENTRANT) >= 1 && ScenarioContext.sleeps(b, "close-wait"));
                     context.close("close-B", b);
                     context.call("A", a, () -> {
                         try (Ledger.Section section = context.ledger().enter("close-wait", "A", false)) {
@@ -343,10 +343,10 @@ final class Scenarios {
                     }
                     Thread first = context.start("B", b, () -> waitAndHold(context, b.getLock("close-offer"), "close-offer", "B"));
                     context.await("B sleeps in the ring", SETTLE, () -> !first.isAlive()
-                            || context.waitersInRedis("close-offer", REENTRANT) >= 1 && ScenarioContext.sleeps(first));
+                            || context.waitersInRedis("close-offer", REENTRANT) >= 1 && ScenarioContext.sleeps(b, "close-offer"));
                     Thread second = context.start("C", c, () -> waitAndHold(context, c.getLock("close-offer"), "close-offer", "C"));
                     context.await("B and C sleep in the ring", SETTLE, () -> !first.isAlive() || !second.isAlive()
-                            || context.waitersInRedis("close-offer", REENTRANT) >= 2 && ScenarioContext.sleeps(second));
+                            || context.waitersInRedis("close-offer", REENTRANT) >= 2 && ScenarioContext.sleeps(c, "close-offer"));
                     context.call("A", a, () -> {
                         try (Ledger.Section section = context.ledger().enter("close-offer", "A", false)) {
                             // A's critical section
@@ -371,7 +371,7 @@ final class Scenarios {
                         try (Ledger.Section section = context.ledger().enter("close-hand", "A1", false)) {
                             firstHolds.countDown();
                             context.await("A2 parked in A's line", SETTLE, () -> second.get() != null
-                                    && (ScenarioContext.parkedInLine(second.get()) || !second.get().isAlive()));
+                                    && (ScenarioContext.parkedInLine(a, "close-hand") || !second.get().isAlive()));
                         } finally {
                             releasing.countDown();
                             release(context, lock, "close-hand");
@@ -400,7 +400,7 @@ final class Scenarios {
         List<Thread> started = others.get();
         context.await(waiters + " waiter(s) of " + name + " sleeping, seen by Redis", SETTLE, () ->
                 started.stream().anyMatch(thread -> !thread.isAlive())
-                        || context.waitersInRedis(name, kind) >= waiters && started.stream().allMatch(ScenarioContext::sleeps));
+                        || context.waitersInRedis(name, kind) >= waiters && started.stream().allMatch(thread -> context.sleeps(thread, name)));
         context.call(who, a, () -> {
             try (Ledger.Section section = context.ledger().enter(name, who, kind == READ_WRITE)) {
                 // the holder's critical section
@@ -435,7 +435,7 @@ final class Scenarios {
                     }
                 });
                 context.await("B waits for the job's lock", SETTLE, () -> !waiter.isAlive()
-                        || ScenarioContext.sleeps(waiter) && context.waitersInRedis(name, REENTRANT) >= 1);
+                        || ScenarioContext.sleeps(b, name) && context.waitersInRedis(name, REENTRANT) >= 1);
                 context.call("C-skip", c, () -> c.callWithLock(name, CallOptions.waitingUpTo(Duration.ZERO).skipWhenHeld(),
                         () -> {
                             try (Ledger.Section inner = context.ledger().enter(name, "C-skip", false)) {

@@ -7,12 +7,14 @@ import dev.locksmith.DistributedLock;
 import dev.locksmith.LockLostException;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
+import dev.locksmith.internal.manager.DefaultLockManager;
 import dev.locksmith.testing.Await;
 import dev.locksmith.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,9 +40,10 @@ class FacadeContractTest {
      * @param name    the kind
      * @param lockOf  the lock of that kind and name from a manager
      * @param blocker the lock that, held by another manager, keeps this one from being acquired
+     * @param blocked the name of the lock a waiter of this kind sleeps for, blocked by that hold
      */
     record Kind(String name, BiFunction<LockManager, String, DistributedLock> lockOf,
-                BiFunction<LockManager, String, DistributedLock> blocker) {
+                BiFunction<LockManager, String, DistributedLock> blocker, UnaryOperator<String> blocked) {
         @Override
         public String toString() {
             return name;
@@ -49,12 +52,14 @@ class FacadeContractTest {
 
     static Stream<Arguments> kinds() {
         return Stream.of(
-                new Kind("reentrant", LockManager::getLock, LockManager::getLock),
-                new Kind("fair", LockManager::getFairLock, LockManager::getFairLock),
-                new Kind("read", (m, n) -> m.getReadWriteLock(n).readLock(), (m, n) -> m.getReadWriteLock(n).writeLock()),
-                new Kind("write", (m, n) -> m.getReadWriteLock(n).writeLock(), (m, n) -> m.getReadWriteLock(n).writeLock()),
+                new Kind("reentrant", LockManager::getLock, LockManager::getLock, n -> n),
+                new Kind("fair", LockManager::getFairLock, LockManager::getFairLock, n -> n),
+                new Kind("read", (m, n) -> m.getReadWriteLock(n).readLock(), (m, n) -> m.getReadWriteLock(n).writeLock(),
+                        n -> n),
+                new Kind("write", (m, n) -> m.getReadWriteLock(n).writeLock(), (m, n) -> m.getReadWriteLock(n).writeLock(),
+                        n -> n),
                 new Kind("multi", (m, n) -> m.getMultiLock(m.getLock(n + "-a"), m.getLock(n + "-b")),
-                        (m, n) -> m.getLock(n + "-b")))
+                        (m, n) -> m.getLock(n + "-b"), n -> n + "-b"))
                 .map(Arguments::of);
     }
 
@@ -77,6 +82,16 @@ class FacadeContractTest {
         return blocker;
     }
 
+    /**
+     * Waits until a thread of {@code locks} sleeps waiting for the lock of {@code kind} and
+     * {@code name}, as the manager's lock protocol counts it.
+     */
+    private void awaitSleeping(Kind kind, String name) {
+        String blockedName = kind.blocked().apply(name);
+        Await.until("the waiter waits", Duration.ofSeconds(10),
+                () -> ((DefaultLockManager) locks).sleepingWaiters(blockedName).total() > 0);
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("kinds")
     void lockWaitsThroughAnInterruptAndRestoresIt(Kind kind) throws Exception {
@@ -91,7 +106,7 @@ class FacadeContractTest {
             interruptedAfter.complete(restored);
         });
         waiter.start();
-        Await.until("the waiter waits", Duration.ofSeconds(10), () -> waiter.getState() != Thread.State.RUNNABLE);
+        awaitSleeping(kind, "through");
         waiter.interrupt();
 
         blocker.unlock();
@@ -119,7 +134,7 @@ class FacadeContractTest {
             }
         });
         waiter.start();
-        Await.until("the waiter waits", Duration.ofSeconds(10), () -> waiter.getState() != Thread.State.RUNNABLE);
+        awaitSleeping(kind, "interruptible");
         waiter.interrupt();
         assertThat(outcome.get(10, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
         blocker.unlock();

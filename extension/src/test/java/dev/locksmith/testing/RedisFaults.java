@@ -51,6 +51,25 @@ public final class RedisFaults {
     }
 
     /**
+     * Waits, up to ten seconds, until Redis holds back at least {@code commands} commands under a
+     * {@link #pauseWrites pause}: they were sent and reached Redis, and their answers wait for the
+     * pause's end. Redis counts them among its blocked clients.
+     */
+    public static void awaitHeldByPause(RedisNode node, int commands) {
+        Await.until(commands + " command(s) held back by the pause", Duration.ofSeconds(10),
+                () -> blockedClients(node) >= commands);
+    }
+
+    private static long blockedClients(RedisNode node) {
+        for (String line : node.command("INFO", "clients").split("\r?\n")) {
+            if (line.startsWith("blocked_clients:")) {
+                return Long.parseLong(line.substring("blocked_clients:".length()).trim());
+            }
+        }
+        throw new IllegalStateException("INFO clients names no blocked_clients");
+    }
+
+    /**
      * Makes Redis refuse every write with OOM until closed.
      */
     public static AutoCloseable outOfMemory(RedisNode node) {

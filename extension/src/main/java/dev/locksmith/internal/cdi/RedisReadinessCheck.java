@@ -46,7 +46,8 @@ final class RedisReadinessCheck implements HealthCheck {
             return new HealthCheckResponse(NAME, Status.UP, Optional.of(Map.of("redis", redis,
                     "locksHeld", (long) statistics.holds(), "leasesRenewedByWatchdog", (long) statistics.renewed(),
                     "leasesLostSinceStart", statistics.leasesLost(), "locksAwaited", (long) statistics.contendedNames(),
-                    "releaseChannels", (long) statistics.subscribedChannels())));
+                    "releaseChannels", (long) statistics.subscribedChannels(),
+                    "threadsAsleepWaitingForLocks", (long) statistics.sleepingWaiters())));
         } catch (RuntimeException e) {
             // The constructor, not HealthCheckResponse.named(): it needs no implementation's provider.
             return new HealthCheckResponse(NAME, Status.DOWN, Optional.of(Map.of("error", String.valueOf(e.getMessage()))));

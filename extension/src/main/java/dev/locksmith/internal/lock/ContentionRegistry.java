@@ -136,6 +136,26 @@ final class ContentionRegistry {
     }
 
     /**
+     * @return the threads of this manager asleep waiting for the lock with this release channel;
+     *         {@link SleepingWaiters#NONE} when no thread acquires it
+     */
+    SleepingWaiters sleepingWaiters(String channel) {
+        LocalContention contention = byChannel.get(channel);
+        return contention == null ? SleepingWaiters.NONE : contention.sleepingWaiters();
+    }
+
+    /**
+     * @return the threads of this manager asleep waiting for any lock now
+     */
+    SleepingWaiters sleepingWaiters() {
+        SleepingWaiters all = SleepingWaiters.NONE;
+        for (LocalContention contention : byChannel.values()) {
+            all = all.plus(contention.sleepingWaiters());
+        }
+        return all;
+    }
+
+    /**
      * Wakes the local waiters of a lock released here (of any kind): they need not wait for a
      * release message from Redis, which a release publishes only to waiters that asked for one.
      */

@@ -4,6 +4,7 @@ import dev.locksmith.internal.redis.ReleaseChannels;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -33,7 +34,8 @@ import java.util.function.LongSupplier;
  * <p>Threads: waiting threads join, park and leave; a releasing thread of this process claims
  * and settles; the Redis pub/sub thread calls {@link #wake(String)}, and claims and settles for
  * offers (the settle runs on the thread that completes the attempt); the closing thread calls
- * {@link #wakeAll()}. Every wait here ends by its deadline, an interrupt (where the caller's
+ * {@link #wakeAll()}; any thread (an operator's reading, a readiness check) may count the sleeping
+ * waiters ({@link #sleepingWaiters()}), which only reads states under the mutex. Every wait here ends by its deadline, an interrupt (where the caller's
  * {@link Waiting} allows), or {@code close()}.
  */
 final class LocalContention {
@@ -62,9 +64,11 @@ final class LocalContention {
     private final Condition released = mutex.newCondition(); // readers, who wait outside the line
     private final QueueTurns queueTurns = new QueueTurns(mutex);
     private final Deque<HandOver> line = new ArrayDeque<>();
+    private final List<HandOver> joined = new ArrayList<>(); // from join to leave: in the line, or claimed out of it
     private long wakeUps;
     private int handedInARow;
     private int handOversUnderWay; // claimed, or settled but not yet collected by their waiter
+    private int readersAsleep; // in awaitRelease's wait
     int users; // guarded by the ContentionRegistry's map
     long idleSince; // guarded by the ContentionRegistry's map
     boolean lingerEndScheduled; // guarded by the ContentionRegistry's map
@@ -102,6 +106,7 @@ final class LocalContention {
         try {
             HandOver waiter = new HandOver(owner, leaseMillis, threadName, mutex.newCondition(), offerAttempt);
             line.addLast(waiter);
+            joined.add(waiter);
             return waiter;
         } finally {
             mutex.unlock();
@@ -199,6 +204,7 @@ final class LocalContention {
             }
             boolean wasFirst = line.peekFirst() == me;
             line.remove(me);
+            joined.remove(me);
             if (wasFirst || uncollected) {
                 signalFirst();
             }
@@ -441,9 +447,40 @@ final class LocalContention {
             long deadline = System.nanoTime() + timeoutNanos;
             long left = timeoutNanos;
             while (wakeUps == seen && left > 0) {
-                waiting.await(released, left);
+                readersAsleep++;
+                try {
+                    waiting.await(released, left);
+                } finally {
+                    readersAsleep--;
+                }
                 left = deadline - System.nanoTime();
             }
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * Counts, under the mutex, the threads asleep waiting for this lock: in the line, those whose
+     * hand-over state is {@link HandOver.State#PARKED} (a release here may claim them); outside
+     * it, those a hand-over {@link HandOver.State#CLAIMED} and that wait for its answer, the
+     * readers and the fair waiters. Each counts only while it gave up the mutex to sleep.
+     *
+     * @return how many threads sleep now, in the line and outside it
+     */
+    SleepingWaiters sleepingWaiters() {
+        mutex.lock();
+        try {
+            int parked = 0;
+            int claimed = 0;
+            for (HandOver waiter : joined) {
+                if (waiter.state() == HandOver.State.PARKED) {
+                    parked++;
+                } else if (waiter.state() == HandOver.State.CLAIMED) {
+                    claimed++; // out of the line, asleep until the claiming thread settles it
+                }
+            }
+            return new SleepingWaiters(parked, claimed + readersAsleep + queueTurns.asleep());
         } finally {
             mutex.unlock();
         }

@@ -116,6 +116,29 @@ public final class LockEngine {
     }
 
     /**
+     * @return how many threads of this manager sleep now waiting for a lock, whatever its name
+     */
+    public SleepingWaiters sleepingWaiters() {
+        return context.contention().sleepingWaiters();
+    }
+
+    /**
+     * Reads how many threads of this manager sleep now waiting for a lock of this name, of any
+     * kind (the reentrant and fair lock, and the read/write lock of the same name): for an operator
+     * asking why a lock seems stuck, and for a test that must know a waiter went to sleep.
+     *
+     * @param name a lock name
+     * @return the sleeping threads, in the local line (where a release here may hand them the
+     *         lock) and outside it
+     * @throws IllegalArgumentException if the name is not a valid lock name
+     */
+    public SleepingWaiters sleepingWaiters(String name) {
+        LockKeys keys = LockKeys.of(context.settings().keyPrefix(), LockNames.require(name));
+        return context.contention().sleepingWaiters(keys.channel())
+                .plus(context.contention().sleepingWaiters(keys.readWrite().channel()));
+    }
+
+    /**
      * Refuses every acquisition and release from now on, wakes every waiter (each fails with
      * {@link IllegalStateException}), and waits until the calls under way ended: then whatever
      * they were granted is known to the lease keeper. A call that does not end within two round

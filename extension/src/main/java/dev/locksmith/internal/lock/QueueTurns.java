@@ -21,6 +21,7 @@ final class QueueTurns {
     private final Set<String> waiting = new HashSet<>();
     private final Set<String> named = new HashSet<>(); // waiting owners a message named since they last looked
     private long everyoneWoken;
+    private int asleep; // in await's wait
 
     QueueTurns(ReentrantLock mutex) {
         this.mutex = mutex;
@@ -68,12 +69,25 @@ final class QueueTurns {
             long deadline = System.nanoTime() + timeoutNanos;
             long left = timeoutNanos;
             while (!named.remove(owner) && everyoneWoken == seenEveryone && left > 0) {
-                waiting.await(turnCame, left);
+                asleep++;
+                try {
+                    waiting.await(turnCame, left);
+                } finally {
+                    asleep--;
+                }
                 left = deadline - System.nanoTime();
             }
         } finally {
             mutex.unlock();
         }
+    }
+
+    /**
+     * @return how many fair waiters sleep in {@link #await} now, having given up the mutex; the
+     *         caller holds the mutex
+     */
+    int asleep() {
+        return asleep;
     }
 
     /**

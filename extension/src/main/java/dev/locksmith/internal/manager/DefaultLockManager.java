@@ -15,6 +15,7 @@ import dev.locksmith.internal.lease.LeaseKeeper;
 import dev.locksmith.internal.lock.GuardedCall;
 import dev.locksmith.internal.lock.LockEngine;
 import dev.locksmith.internal.lock.LockNames;
+import dev.locksmith.internal.lock.SleepingWaiters;
 import dev.locksmith.internal.lock.UnlockDeferral;
 import dev.locksmith.internal.observe.LockLabels;
 import dev.locksmith.internal.observe.LockObserver;
@@ -225,7 +226,20 @@ public final class DefaultLockManager implements LockManager {
      */
     public LockStatistics statistics() {
         return new LockStatistics(store.channels().activeChannels(), engine.contendedNames(), leases.heldCount(),
-                leases.renewedCount(), leases.lostCount());
+                leases.renewedCount(), leases.lostCount(), engine.sleepingWaiters().total());
+    }
+
+    /**
+     * Reads how many threads of this manager sleep now waiting for a lock of this name (its
+     * reentrant, fair and read/write lock): whether a stuck-looking lock has waiters here, and
+     * whether they sleep in the local line, where a release here hands the lock straight over.
+     *
+     * @param name a lock name
+     * @return the sleeping threads, in the local line and outside it
+     * @throws IllegalArgumentException if the name is not a valid lock name
+     */
+    public SleepingWaiters sleepingWaiters(String name) {
+        return engine.sleepingWaiters(name);
     }
 
     @Override

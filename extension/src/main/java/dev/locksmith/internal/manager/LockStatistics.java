@@ -8,8 +8,11 @@ package dev.locksmith.internal.manager;
  * @param holds              holds this manager has
  * @param renewed            holds the watchdog renews
  * @param leasesLost         holds found lost since the manager started
+ * @param sleepingWaiters    threads of this manager asleep now waiting for a lock, in a local line
+ *                           or for a message from Redis
  */
-public record LockStatistics(int subscribedChannels, int contendedNames, int holds, int renewed, long leasesLost) {
+public record LockStatistics(int subscribedChannels, int contendedNames, int holds, int renewed, long leasesLost,
+                             int sleepingWaiters) {
 
     /**
      * @return what is under way, as leak checks read it: the lost-lease count is history, not state

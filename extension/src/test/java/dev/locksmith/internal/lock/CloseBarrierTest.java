@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.locksmith.DistributedLock;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
+import dev.locksmith.internal.manager.DefaultLockManager;
 import dev.locksmith.internal.store.LockScript;
 import dev.locksmith.testing.Await;
 import dev.locksmith.testing.RedisFaults;
 import dev.locksmith.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -40,7 +40,7 @@ class CloseBarrierTest {
             loadScripts("acquire");
             RedisFaults.pauseWrites(redis.node(), Duration.ofMillis(1_000));
             CompletableFuture<Boolean> acquiring = inThread("acquirer", () -> lock.tryLock(10, TimeUnit.SECONDS));
-            awaitWaitingForRedis("acquirer");
+            RedisFaults.awaitHeldByPause(redis.node(), 1); // the acquirer's first attempt, unanswered
 
             CompletableFuture<Void> closing = CompletableFuture.runAsync(locks::close);
             closing.get(30, TimeUnit.SECONDS);
@@ -102,12 +102,12 @@ class CloseBarrierTest {
             });
             held.get(10, TimeUnit.SECONDS);
             CompletableFuture<Boolean> waiter = inThread("waiter", () -> lock.tryLock(10, TimeUnit.SECONDS));
-            ReleaseFailureTest.awaitParkedInLine("waiter");
+            ReleaseFailureTest.awaitParkedInLine(locks, "handed-during-close");
             loadScripts("hand-over");
 
             RedisFaults.pauseWrites(redis.node(), Duration.ofMillis(1_000));
             release.complete(null);
-            awaitWaitingForRedis("holder");
+            awaitHandOverUnderWay(locks, "handed-during-close");
             CompletableFuture.runAsync(locks::close).get(30, TimeUnit.SECONDS);
 
             assertThat(holder).isDone();
@@ -131,9 +131,9 @@ class CloseBarrierTest {
                 waiters.add(inThread("line-" + i, () -> locks.getLock("busy").tryLock(60, TimeUnit.SECONDS)));
                 waiters.add(inThread("queue-" + i, () -> locks.getFairLock("busy-fair").tryLock(60, TimeUnit.SECONDS)));
             }
-            Await.until("every waiter waits", Duration.ofSeconds(10), () -> Thread.getAllStackTraces().keySet().stream()
-                    .filter(thread -> thread.getName().startsWith("line-") || thread.getName().startsWith("queue-"))
-                    .filter(thread -> thread.getState() == Thread.State.TIMED_WAITING).count() == 6);
+            Await.until("every waiter waits", Duration.ofSeconds(10),
+                    () -> ((DefaultLockManager) locks).sleepingWaiters("busy").total() == 3
+                            && ((DefaultLockManager) locks).sleepingWaiters("busy-fair").total() == 3);
 
             long closing = System.nanoTime();
             locks.close();
@@ -164,13 +164,15 @@ class CloseBarrierTest {
     }
 
     /**
-     * Waits until the named thread blocks on a Redis answer.
+     * Waits until a release in {@code locks} claimed the only waiter of {@code lockName} for a
+     * hand-over: the waiter sleeps out of the line, waiting for that hand-over's answer, which the
+     * releasing thread sends right after the claim, whatever a close does meanwhile.
      */
-    private static void awaitWaitingForRedis(String threadName) {
-        Await.until(threadName + " waits for Redis", Duration.ofSeconds(10), () -> Thread.getAllStackTraces().entrySet()
-                .stream().filter(entry -> entry.getKey().getName().equals(threadName)).anyMatch(entry ->
-                        Arrays.stream(entry.getValue()).anyMatch(frame -> frame.getMethodName().equals("await")
-                                && frame.getClassName().endsWith("RedisReplies"))));
+    private static void awaitHandOverUnderWay(LockManager locks, String lockName) {
+        Await.until("a release hands " + lockName + " over", Duration.ofSeconds(10), () -> {
+            SleepingWaiters sleeping = ((DefaultLockManager) locks).sleepingWaiters(lockName);
+            return sleeping.inLine() == 0 && sleeping.outsideLine() == 1;
+        });
     }
 
     private interface Call<T> {

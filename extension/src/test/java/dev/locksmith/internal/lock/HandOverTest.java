@@ -7,12 +7,12 @@ import dev.locksmith.DistributedLock;
 import dev.locksmith.LockLostException;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
+import dev.locksmith.internal.manager.DefaultLockManager;
 import dev.locksmith.testing.Await;
 import dev.locksmith.testing.CountedMetrics;
 import dev.locksmith.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -95,7 +95,7 @@ class HandOverTest {
             long lostToken = lock.fencingToken();
             AtomicReference<Long> waiterToken = new AtomicReference<>();
             Thread waiter = startWaiter(lock, waiterToken);
-            awaitWaitingInLine(waiter);
+            awaitWaitingInLine(locks, "lost-before-hand-over");
 
             redis.node().command("DEL", "locksmith:{lost-before-hand-over}"); // as if the lease ran out
 
@@ -114,7 +114,7 @@ class HandOverTest {
             lock.lock();
             AtomicReference<Long> waiterToken = new AtomicReference<>();
             Thread waiter = startWaiter(lock, waiterToken);
-            awaitWaitingInLine(waiter);
+            awaitWaitingInLine(locks, "forced");
 
             assertThat(admin.getLock("forced").forceUnlock()).isTrue();
 
@@ -144,13 +144,12 @@ class HandOverTest {
     }
 
     /**
-     * Waits until the thread sleeps in the local line, where a hand-over or a wake-up reaches it.
+     * Waits until the only waiter of {@code lockName} in {@code locks} sleeps in the local line,
+     * where a hand-over or a wake-up reaches it, as the manager's lock protocol counts it.
      */
-    private static void awaitWaitingInLine(Thread waiter) {
+    private static void awaitWaitingInLine(LockManager locks, String lockName) {
         Await.until("the waiter sleeps in the line", Duration.ofSeconds(10),
-                () -> waiter.getState() == Thread.State.TIMED_WAITING && Arrays.stream(waiter.getStackTrace())
-                        .anyMatch(frame -> frame.getClassName().equals(LocalContention.class.getName())
-                                && frame.getMethodName().equals("awaitWakeUp")));
+                () -> ((DefaultLockManager) locks).sleepingWaiters(lockName).inLine() == 1);
     }
 
     private static long scriptCalls() {

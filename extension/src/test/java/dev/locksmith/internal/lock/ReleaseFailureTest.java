@@ -16,7 +16,6 @@ import dev.locksmith.testing.RedisFaults;
 import dev.locksmith.testing.RedisServerExtension;
 import dev.locksmith.testing.ThrowingTelemetry;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -153,7 +152,7 @@ class ReleaseFailureTest {
             lock.lock();
             AtomicReference<Hold> taken = new AtomicReference<>();
             CompletableFuture<Boolean> waiter = waitInAnotherThread(lock, taken);
-            awaitParkedInLine("handed-unanswered waiter");
+            awaitParkedInLine(locks, "handed-unanswered");
 
             loadScripts("hand-over", "acquire");
             RedisFaults.pauseWrites(redis.node(), Duration.ofMillis(1_200));
@@ -193,7 +192,7 @@ class ReleaseFailureTest {
                 }
             }, "abandoning waiter");
             thread.start();
-            awaitParkedInLine("abandoning waiter");
+            awaitParkedInLine(locks, name);
             loadScripts("hand-over", "acquire");
 
             RedisFaults.pauseWrites(redis.node(), Duration.ofMillis(1_500));
@@ -216,7 +215,7 @@ class ReleaseFailureTest {
             DistributedLock lock = locks.getLock("error-in-hand-over");
             lock.lock();
             CompletableFuture<Boolean> waiter = waitInAnotherThread(lock, new AtomicReference<>());
-            awaitParkedInLine("handed-unanswered waiter");
+            awaitParkedInLine(locks, "error-in-hand-over");
             loadScripts("hand-over", "acquire");
 
             RedisFaults.pauseWrites(redis.node(), Duration.ofMillis(1_000));
@@ -271,13 +270,11 @@ class ReleaseFailureTest {
     }
 
     /**
-     * Waits until the named thread sleeps first in the local line, where a release here claims it.
+     * Waits until the only waiter of {@code lockName} in {@code locks} sleeps in the local line,
+     * where a release here claims it, as the manager's lock protocol counts it.
      */
-    static void awaitParkedInLine(String threadName) {
-        Await.until(threadName + " sleeps in the line", Duration.ofSeconds(10), () -> Thread.getAllStackTraces().keySet()
-                .stream().filter(thread -> thread.getName().equals(threadName)).anyMatch(thread ->
-                        thread.getState() == Thread.State.TIMED_WAITING && Arrays.stream(thread.getStackTrace())
-                                .anyMatch(frame -> frame.getClassName().equals(LocalContention.class.getName())
-                                        && frame.getMethodName().equals("awaitWakeUp"))));
+    static void awaitParkedInLine(LockManager locks, String lockName) {
+        Await.until("the waiter for " + lockName + " sleeps in the line", Duration.ofSeconds(10),
+                () -> ((DefaultLockManager) locks).sleepingWaiters(lockName).inLine() == 1);
     }
 }
