@@ -11,6 +11,7 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A TCP proxy on a free loopback port in front of one Redis node, that can go silent like a
@@ -40,6 +41,7 @@ public final class StallingProxy implements AutoCloseable {
     private final ServerSocket listener;
     private final int targetPort;
     private final Set<Link> links = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger accepted = new AtomicInteger();
     private final Object gate = new Object();
     private boolean stalled;
     private volatile boolean closed;
@@ -125,6 +127,14 @@ public final class StallingProxy implements AutoCloseable {
     }
 
     /**
+     * @return how many connections it accepted since it started, stalled or not: a client that
+     *         connects anew shows here even while the proxy, stalled, cannot tell it closed others
+     */
+    public int accepted() {
+        return accepted.get();
+    }
+
+    /**
      * @return how many connections are open now
      */
     public int connections() {
@@ -156,6 +166,7 @@ public final class StallingProxy implements AutoCloseable {
             } catch (IOException e) {
                 return; // the listener was closed
             }
+            accepted.incrementAndGet();
             if (links.size() >= MAX_CONNECTIONS) {
                 closeQuietly(client);
                 continue;

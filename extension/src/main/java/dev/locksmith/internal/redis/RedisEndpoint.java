@@ -93,15 +93,28 @@ public final class RedisEndpoint implements AutoCloseable {
     public static RedisEndpoint connect(RedisResources shared, RedisMode mode, List<RedisURI> uris,
                                         Duration commandTimeout, String description) {
         ClientResources resources = shared.lettuce();
+        List<RedisURI> bounded = uris.stream().map(uri -> connectBoundedBy(uri, commandTimeout)).toList();
         try {
             if (mode == RedisMode.CLUSTER) {
-                return connectCluster(resources, uris, commandTimeout, description);
+                return connectCluster(resources, bounded, commandTimeout, description);
             }
-            return connectSingle(resources, uris.get(0), commandTimeout, description);
+            return connectSingle(resources, bounded.get(0), commandTimeout, description);
         } catch (RedisException e) {
             throw new LockException("Cannot connect to Redis at " + description + ": "
                     + ConnectFailure.explain(e, "locksmith.redis.uri"), e);
         }
+    }
+
+    /**
+     * A URI whose connect (the socket and the handshake) waits at most the command timeout, unless
+     * it names a timeout of its own ({@code ?timeout=}): Lettuce's default is a minute, and a server
+     * that accepts and stays silent would hold {@code build()}, or a RedLock master's rejoin, that long.
+     */
+    private static RedisURI connectBoundedBy(RedisURI uri, Duration commandTimeout) {
+        if (uri.getTimeout().equals(RedisURI.DEFAULT_TIMEOUT_DURATION)) {
+            uri.setTimeout(commandTimeout); // the manager's own URI, parsed from its settings; its Sentinels' too
+        }
+        return uri;
     }
 
     private static RedisEndpoint connectSingle(ClientResources resources, RedisURI uri, Duration timeout,

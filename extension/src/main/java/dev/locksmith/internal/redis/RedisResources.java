@@ -25,10 +25,12 @@ public final class RedisResources implements AutoCloseable {
     private final ClientResources resources;
     /** Every thread Lettuce made for these resources: few, made once each; named when one does not stop. */
     private final Set<Thread> threads;
+    private final ThreadFactory threadFactory;
 
-    private RedisResources(ClientResources resources, Set<Thread> threads) {
+    private RedisResources(ClientResources resources, Set<Thread> threads, ThreadFactory threadFactory) {
         this.resources = resources;
         this.threads = threads;
+        this.threadFactory = threadFactory;
     }
 
     /**
@@ -48,7 +50,7 @@ public final class RedisResources implements AutoCloseable {
                     };
                 })
                 .build();
-        return new RedisResources(resources, threads);
+        return new RedisResources(resources, threads, threadFactory);
     }
 
     ClientResources lettuce() {
@@ -56,11 +58,27 @@ public final class RedisResources implements AutoCloseable {
     }
 
     /**
-     * Runs {@code task} once after {@code delayMillis}, on one of these threads; for work that may
-     * block for a connect timeout, such as reconnecting to a server that was down.
+     * A thread for work that blocks on a connect, which must not run on Lettuce's own threads:
+     * a connect's timeout is itself a task of Lettuce's event executor, and a connect that blocked
+     * that executor's thread would never time out.
+     *
+     * @param task what it runs
+     * @param name its name, where the factory lets it be named
+     * @return the thread, not started; from the container's factory inside a container
      */
-    public void schedule(Runnable task, long delayMillis) {
-        resources.eventExecutorGroup().schedule(task, delayMillis, TimeUnit.MILLISECONDS);
+    public Thread newThread(Runnable task, String name) {
+        if (threadFactory == null) {
+            Thread thread = new Thread(task, name);
+            thread.setDaemon(true);
+            return thread;
+        }
+        Thread thread = threadFactory.newThread(task);
+        try {
+            thread.setName(name);
+        } catch (SecurityException e) {
+            // A container that does not let its threads be renamed: its own name will do.
+        }
+        return thread;
     }
 
     /**

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ThreadLocalRandom;
@@ -46,7 +47,6 @@ final class RedLockStore implements LockStore {
     /** Drift allowed between the masters' clocks: 1% of the lease plus 2 ms, as the RedLock description suggests. */
     static final double CLOCK_DRIFT_FACTOR = 0.01;
     private static final long CLOCK_DRIFT_FLOOR_MILLIS = 2;
-    private static final long RECONNECT_MILLIS = 1_000;
     private static final Logger LOG = System.getLogger(RedLockStore.class.getName());
     private static final Throwable NOT_CONNECTED = new RedisConnectionException("not connected yet");
 
@@ -55,6 +55,8 @@ final class RedLockStore implements LockStore {
     private final long nodeTimeoutMillis;
     private final ReleaseChannels channels;
     private final String description;
+    private final List<MasterRejoin> rejoins = new CopyOnWriteArrayList<>();
+    private final Duration connectPatience;
     private volatile boolean closed;
 
     private RedLockStore(List<Master> masters, Duration commandTimeout, Duration lease, String description) {
@@ -65,6 +67,7 @@ final class RedLockStore implements LockStore {
         this.channels = new ReleaseChannels(masters.stream().filter(Master::isConnected)
                 .map(master -> master.endpoint.pubSub()).toList(), majority, false);
         this.description = description;
+        this.connectPatience = commandTimeout.plusSeconds(1);
     }
 
     /**
@@ -100,28 +103,21 @@ final class RedLockStore implements LockStore {
             if (!master.isConnected()) {
                 LOG.log(Level.WARNING, master.name + " does not answer; locking goes on with the majority, and it"
                         + " joins once it answers");
-                store.reconnectLater(master);
+                store.rejoinLater(master);
             }
         }
         return store;
     }
 
-    private void reconnectLater(Master master) {
-        master.resources.schedule(() -> {
-            if (closed) {
-                return;
-            }
-            try {
-                master.connect();
+    private void rejoinLater(Master master) {
+        MasterRejoin rejoin = new MasterRejoin(master.resources, master.name, () -> {
+            master.connect();
+            if (!closed) { // once closed, close() closes every master it connected
                 channels.join(master.endpoint.pubSub());
-                LOG.log(Level.INFO, master.name + " answers again and takes part in locking from now on");
-                if (closed) {
-                    master.close();
-                }
-            } catch (LockException e) {
-                reconnectLater(master);
             }
-        }, RECONNECT_MILLIS);
+        }, master::close);
+        rejoins.add(rejoin);
+        rejoin.start();
     }
 
     @Override
@@ -356,6 +352,8 @@ final class RedLockStore implements LockStore {
     @Override
     public void close() {
         closed = true;
+        // A master joining now would otherwise keep a Lettuce thread connecting past close().
+        rejoins.forEach(rejoin -> rejoin.stop(connectPatience));
         closeAll(masters);
     }
 
