@@ -1,8 +1,6 @@
 package dev.locksmith;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.sql.Statement;
@@ -33,6 +31,16 @@ import java.util.regex.Pattern;
  * } finally {
  *     lock.unlock();
  * }
+ * }</pre>
+ *
+ * <p>With JPA, {@link #check(jakarta.persistence.EntityManager, DistributedLock)} runs the same check
+ * through the entity manager, in the resource-local or JTA transaction it takes part in:
+ * <pre>{@code
+ * em.getTransaction().begin();
+ * fence.check(em, lock);                                // before the first read
+ * Account account = em.find(Account.class, id);
+ * account.add(amount);
+ * em.getTransaction().commit();
  * }</pre>
  *
  * <p>The check is one {@code UPDATE} of the name's row that succeeds when the caller's token is at
@@ -206,15 +214,68 @@ public final class Fence {
      */
     public void check(Connection connection, String lockName, long fencingToken) {
         Objects.requireNonNull(connection, "connection");
+        check(new JdbcFenceStatements(connection), lockName, fencingToken);
+    }
+
+    /**
+     * Checks the current thread's hold of {@code lock} against the fence table, through a JPA
+     * {@code EntityManager}, as the first statement under the lock in the transaction it takes part
+     * in. See {@link #check(jakarta.persistence.EntityManager, String, long)}.
+     *
+     * @param entityManager the entity manager whose transaction the lock protects
+     * @param lock          a lock the current thread holds
+     * @throws FencedWriteRefusedException  if a later holder's token is in the table
+     * @throws LockLostException            if this process already knows the hold was lost
+     * @throws IllegalMonitorStateException if the current thread does not hold {@code lock}
+     * @throws IllegalStateException        if the entity manager takes part in no transaction
+     * @throws LockException                if the database failed the check
+     */
+    public void check(jakarta.persistence.EntityManager entityManager, DistributedLock lock) {
+        check(entityManager, lock.getName(), lock.fencingToken());
+    }
+
+    /**
+     * The check of {@link #check(Connection, String, long)}, run as native queries of a JPA
+     * {@code EntityManager} in the transaction it takes part in: a resource-local transaction
+     * ({@code entityManager.getTransaction().begin()}) or the JTA transaction it joined. Run it
+     * before the transaction's first read of the data the lock protects; the entity manager
+     * flushes changes it holds before a native query, so writes made before the check are not
+     * protected by it. Jakarta Persistence is needed only by the caller of this method.
+     *
+     * @param entityManager the entity manager whose transaction the lock protects
+     * @param lockName      the lock's name
+     * @param fencingToken  the holder's token ({@link DistributedLock#fencingToken()})
+     * @throws FencedWriteRefusedException if the table has a larger token for the name; the caller
+     *                                     must roll the transaction back
+     * @throws IllegalStateException       if the entity manager takes part in no transaction: the
+     *                                     check would protect nothing; begin one first
+     * @throws LockException               if the database failed the check (see
+     *                                     {@link #check(Connection, String, long)})
+     * @throws NullPointerException        if {@code entityManager} or {@code lockName} is null
+     */
+    public void check(jakarta.persistence.EntityManager entityManager, String lockName, long fencingToken) {
+        Objects.requireNonNull(entityManager, "entityManager");
+        JpaFenceStatements statements = new JpaFenceStatements(entityManager);
+        if (!statements.inTransaction()) {
+            throw new IllegalStateException("The fence check of lock '" + lockName + "' needs a transaction, and the"
+                    + " EntityManager takes part in none: begin one first (entityManager.getTransaction().begin(),"
+                    + " or join the JTA transaction), then check, then read and write in it");
+        }
+        check(statements, lockName, fencingToken);
+    }
+
+    private void check(FenceStatements statements, String lockName, long fencingToken) {
         Objects.requireNonNull(lockName, "lockName");
         try {
             for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-                if (raise(connection, lockName, fencingToken)) {
+                if (statements.update("UPDATE " + table + " SET token = ? WHERE lock_name = ? AND token <= ?",
+                        fencingToken, lockName, fencingToken) == 1) {
                     return;
                 }
-                Long stored = stored(connection, lockName);
+                Long stored = statements.firstLong("SELECT token FROM " + table + " WHERE lock_name = ?", lockName);
                 if (stored == null) {
-                    insert(connection, lockName, fencingToken);
+                    statements.update("INSERT INTO " + table + " (lock_name, token) VALUES (?, ?)", lockName,
+                            fencingToken);
                     return;
                 }
                 if (stored > fencingToken) {
@@ -229,35 +290,6 @@ public final class Fence {
                     + fencingToken + ") in table " + table + " failed: " + e + ". If the table is missing, create it: "
                     + createTableStatement() + ". A duplicate key means another holder used the name for the first"
                     + " time at the same moment: roll back and retry", e);
-        }
-    }
-
-    private boolean raise(Connection connection, String lockName, long token) throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement(
-                "UPDATE " + table + " SET token = ? WHERE lock_name = ? AND token <= ?")) {
-            update.setLong(1, token);
-            update.setString(2, lockName);
-            update.setLong(3, token);
-            return update.executeUpdate() == 1;
-        }
-    }
-
-    private Long stored(Connection connection, String lockName) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(
-                "SELECT token FROM " + table + " WHERE lock_name = ?")) {
-            select.setString(1, lockName);
-            try (ResultSet row = select.executeQuery()) {
-                return row.next() ? row.getLong(1) : null;
-            }
-        }
-    }
-
-    private void insert(Connection connection, String lockName, long token) throws SQLException {
-        try (PreparedStatement insert = connection.prepareStatement(
-                "INSERT INTO " + table + " (lock_name, token) VALUES (?, ?)")) {
-            insert.setString(1, lockName);
-            insert.setLong(2, token);
-            insert.executeUpdate();
         }
     }
 
