@@ -13,12 +13,14 @@ import java.util.List;
  * @param violations   times the occupancy probe saw two holders of one lock (must be 0)
  * @param clientNanos  CPU nanoseconds of all worker JVMs in the counted window, -1 if unknown
  * @param commands     what Redis executed in the counted window
+ * @param statements   what the database executed for the workers in the counted window;
+ *                     {@link DatabaseStats#NONE} where the scenario uses no database
  * @param handOffs     the hand-offs between processes in the counted window; {@link HandOffLatency#NONE}
  *                     where the scenario does not measure them
  */
 record Measurement(Contender contender, Scenario scenario, int repetition, double seconds,
                    List<Long> cyclesPerJvm, long violations, long clientNanos, CommandStats commands,
-                   HandOffLatency handOffs) {
+                   DatabaseStats statements, HandOffLatency handOffs) {
 
     Measurement {
         cyclesPerJvm = List.copyOf(cyclesPerJvm);
@@ -43,6 +45,20 @@ record Measurement(Contender contender, Scenario scenario, int repetition, doubl
      */
     double commandsPerCycle() {
         return cycles() == 0 ? Double.NaN : (double) commands.totalCalls() / cycles();
+    }
+
+    /**
+     * @return database statements per cycle (per transaction, where a cycle is one)
+     */
+    double statementsPerCycle() {
+        return cycles() == 0 ? Double.NaN : (double) statements.totalCalls() / cycles();
+    }
+
+    /**
+     * @return rows the workers' {@code INSERT}, {@code UPDATE} and {@code DELETE} statements changed, per cycle
+     */
+    double rowsChangedPerCycle() {
+        return cycles() == 0 ? Double.NaN : (double) statements.rowsChanged() / cycles();
     }
 
     /**
