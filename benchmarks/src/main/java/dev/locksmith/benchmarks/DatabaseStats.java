@@ -9,9 +9,10 @@ import java.util.TreeMap;
  * {@code pg_stat_statements}: calls and rows per statement, the statement's text normalized by
  * PostgreSQL ({@code UPDATE counter SET n = n + $1 WHERE name = $2}). The transaction control
  * that the JDBC driver sends ({@code BEGIN}, {@code COMMIT}) counts as statements too: each is a
- * request the database answers. Unlike its own per-table counters, which a server process reports
- * up to a second late, {@code pg_stat_statements} counts each statement as it finishes, so the
- * count matches the window.
+ * request the database answers. Figures per transaction divide by the transactions the database
+ * ended in the same interval (its {@code COMMIT}s and {@code ROLLBACK}s), not by the cycles the
+ * workers counted: the harness starts counting a moment after the window opens, later on a busy
+ * machine, and the statements of that moment would be missing from a count per cycle.
  *
  * @param calls times each statement ran
  * @param rows  rows each statement returned or changed, summed over its calls
@@ -26,18 +27,36 @@ record DatabaseStats(Map<String, Long> calls, Map<String, Long> rows) {
     }
 
     /**
-     * @return every statement's calls together
+     * @return the transactions the database ended: its {@code COMMIT}s and {@code ROLLBACK}s
      */
-    long totalCalls() {
-        return calls.values().stream().mapToLong(Long::longValue).sum();
+    long transactions() {
+        return calls.entrySet().stream()
+                .filter(entry -> entry.getKey().matches("(?i)\\s*(COMMIT|ROLLBACK)\\b.*"))
+                .mapToLong(Map.Entry::getValue).sum();
     }
 
     /**
-     * @return the rows that {@code INSERT}, {@code UPDATE} and {@code DELETE} statements changed
+     * @return every statement's calls together, per transaction; NaN without one
      */
-    long rowsChanged() {
-        return rows.entrySet().stream()
+    double statementsPerTransaction() {
+        return perTransaction(calls.values().stream().mapToLong(Long::longValue).sum());
+    }
+
+    /**
+     * @return the rows that {@code INSERT}, {@code UPDATE} and {@code DELETE} statements changed,
+     *         per transaction; NaN without one
+     */
+    double rowsChangedPerTransaction() {
+        return perTransaction(rows.entrySet().stream()
                 .filter(entry -> entry.getKey().matches("(?is)\\s*(INSERT|UPDATE|DELETE)\\b.*"))
-                .mapToLong(Map.Entry::getValue).sum();
+                .mapToLong(Map.Entry::getValue).sum());
+    }
+
+    /**
+     * @return {@code count} divided by the transactions; NaN without one
+     */
+    double perTransaction(long count) {
+        long transactions = transactions();
+        return transactions == 0 ? Double.NaN : (double) count / transactions;
     }
 }

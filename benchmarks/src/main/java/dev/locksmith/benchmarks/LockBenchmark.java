@@ -66,8 +66,8 @@ public final class LockBenchmark {
                             measurement.violations(), handOffs.count() == 0 ? "" : String.format(Locale.ROOT,
                                     "  hand-offs %d p50 %.0f us p99 %.0f us", handOffs.count(), handOffs.p50Micros(),
                                     handOffs.p99Micros()),
-                            measurement.scenario().usesDatabase() ? String.format(Locale.ROOT, "  statements %.2f",
-                                    measurement.statementsPerCycle()) : "");
+                            measurement.scenario().usesDatabase() ? String.format(Locale.ROOT, "  statements/tx %.2f",
+                                    measurement.statements().statementsPerTransaction()) : "");
                 });
             }
             String report = new MarkdownReport(results, machine, options, Duration.between(started, Instant.now())).render();

@@ -281,9 +281,9 @@ final class MarkdownReport {
                 .append(") is the run's own, on the same CPUs, with PostgreSQL's default settings:\n")
                 .append("each commit waits until its WAL is flushed to disk. The fence table holds one row per lock name.\n\n");
         md.append("What the database and Redis executed per transaction, over the counted window of the median\n")
-                .append("repetition: `pg_stat_statements` of the workers' database user (the `BEGIN` and `COMMIT` that the\n")
-                .append("driver sends are statements too, each a round trip), and `INFO commandstats`. Load cannot move\n")
-                .append("these.\n\n");
+                .append("repetition: `pg_stat_statements` of the workers' database user, divided by the `COMMIT`s it counted\n")
+                .append("(the `BEGIN` and `COMMIT` that the driver sends are statements too, each a round trip), and\n")
+                .append("`INFO commandstats`, divided by the cycles. Load cannot move these.\n\n");
         md.append("| Scenario | Variant | Statements | Rows changed | Statements by text | Redis calls |\n")
                 .append("|---|---|---:|---:|---|---:|\n");
         for (Scenario scenario : rows) {
@@ -294,8 +294,8 @@ final class MarkdownReport {
                 }
                 Measurement measured = median.get();
                 md.append("| ").append(scenario.label()).append(" | ").append(ChartFrame.shortName(contender))
-                        .append(" | ").append(decimal(measured.statementsPerCycle()))
-                        .append(" | ").append(decimal(measured.rowsChangedPerCycle()))
+                        .append(" | ").append(decimal(measured.statements().statementsPerTransaction()))
+                        .append(" | ").append(decimal(measured.statements().rowsChangedPerTransaction()))
                         .append(" | ").append(statements(measured))
                         .append(" | ").append(decimal(measured.commandsPerCycle())).append(" |\n");
             }
@@ -323,15 +323,16 @@ final class MarkdownReport {
                     .append(" | ").append(ratio(ratio))
                     .append(" | ").append(micros(plainMicros)).append(" / ").append(micros(fencedMicros))
                     .append(" | ").append(signedMicros(fencedMicros - plainMicros)).append(" |\n");
-            closing.add(String.format(Locale.ROOT, "%s %s per transaction (fenced / unfenced %.2f)",
-                    signedMicros(fencedMicros - plainMicros), scenario.threadsPerJvm() == 1 ? "at 1 thread"
-                            : "at " + scenario.threadsPerJvm() + " threads", ratio));
+            closing.add(String.format(Locale.ROOT, "%s per transaction at %d thread%s (fenced / unfenced %.2f)",
+                    signedMicros(fencedMicros - plainMicros), scenario.threadsPerJvm(),
+                    scenario.threadsPerJvm() == 1 ? "" : "s", ratio));
         }
         md.append('\n');
         md.append("![").append(Scenario.Group.FENCED.title()).append("](").append(Scenario.Group.FENCED.chart()).append(")\n\n");
         if (!closing.isEmpty()) {
             md.append("In this run the fence cost ").append(String.join(", and ", closing))
-                    .append(", for the one more statement each transaction runs and no Redis call.\n");
+                    .append(": one more statement\n")
+                    .append("per transaction, a round trip to the database, and no Redis call.\n");
         }
         md.append("Redisson has no equivalent: its `RFencedLock` hands out a token, and nothing checks it in the\n")
                 .append("database, so it has no row here.\n\n");
@@ -348,14 +349,17 @@ final class MarkdownReport {
     }
 
     /**
-     * @return each statement's calls per cycle, most first, such as {@code `COMMIT` 1.00}
+     * @return each statement's calls per transaction, most first, such as {@code `COMMIT` 1.00}
      */
     private static String statements(Measurement measurement) {
-        double cycles = Math.max(1, measurement.cycles());
-        return measurement.statements().calls().entrySet().stream()
-                .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()).thenComparing(Map.Entry.comparingByKey()))
-                .filter(entry -> entry.getValue() / cycles >= 0.005)
-                .map(entry -> "`" + entry.getKey() + "` " + decimal(entry.getValue() / cycles))
+        DatabaseStats statements = measurement.statements();
+        // By the figure as printed, then by text: a count one above another's must not reorder equal figures.
+        Comparator<Map.Entry<String, Long>> printed = Comparator.comparingLong(
+                entry -> -Math.round(100 * statements.perTransaction(entry.getValue())));
+        return statements.calls().entrySet().stream()
+                .sorted(printed.thenComparing(Map.Entry.comparingByKey()))
+                .filter(entry -> statements.perTransaction(entry.getValue()) >= 0.005)
+                .map(entry -> "`" + entry.getKey() + "` " + decimal(statements.perTransaction(entry.getValue())))
                 .collect(Collectors.joining(", "));
     }
 

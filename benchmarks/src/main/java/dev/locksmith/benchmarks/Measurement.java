@@ -48,20 +48,6 @@ record Measurement(Contender contender, Scenario scenario, int repetition, doubl
     }
 
     /**
-     * @return database statements per cycle (per transaction, where a cycle is one)
-     */
-    double statementsPerCycle() {
-        return cycles() == 0 ? Double.NaN : (double) statements.totalCalls() / cycles();
-    }
-
-    /**
-     * @return rows the workers' {@code INSERT}, {@code UPDATE} and {@code DELETE} statements changed, per cycle
-     */
-    double rowsChangedPerCycle() {
-        return cycles() == 0 ? Double.NaN : (double) statements.rowsChanged() / cycles();
-    }
-
-    /**
      * @return script calls per cycle: the requests that ran a script
      */
     double scriptCallsPerCycle() {
