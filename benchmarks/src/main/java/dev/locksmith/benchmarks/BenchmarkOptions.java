@@ -39,7 +39,7 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
 
     static final String USAGE = """
             Usage: java -jar benchmarks/target/locksmith-benchmarks.jar [options]
-              --quick                 about 7 minutes for every kind, for use while developing:
+              --quick                 about 8 minutes for every kind, for use while developing:
                                       short windows, one repetition, no telemetry row, scale
                                       rows for 2 and 32 processes only, report into
                                       benchmarks/target/quick unless --docs says otherwise;
