@@ -80,7 +80,7 @@ final class ScenarioRunner {
                     started.add(pair);
                     for (int jvm = 0; jvm < scenario.jvms(); jvm++) {
                         jvms.add(WorkerJvm.start(List.of(contender.name(), scenario.name(), run, Integer.toString(jvm),
-                                occupancy.toString(), handOff.toString(), redisUris, databaseUrl)));
+                                occupancy.toString(), handOff.toString(), redisUris, databaseUrl), workDirectory));
                     }
                 }
                 // A scenario's JVMs start at once: their start-up overlaps, and nobody is measured yet.
