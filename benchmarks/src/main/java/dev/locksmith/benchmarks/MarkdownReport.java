@@ -95,12 +95,7 @@ final class MarkdownReport {
         for (Scenario scenario : lockRows()) {
             md.append("| ").append(scenario.label()).append(" |");
             for (Contender contender : columns) {
-                OptionalDouble median = results.medianOps(contender, scenario);
-                String each = results.of(contender, scenario).stream()
-                        .map(m -> ops(m.opsPerSecond())).collect(Collectors.joining(" / "));
-                String cell = !contender.measures(scenario) ? "--"
-                        : median.isPresent() ? "**" + ops(median.getAsDouble()) + "** (" + each + ")" : "n/a";
-                md.append(' ').append(cell).append(" |");
+                md.append(' ').append(contender.measures(scenario) ? withRepetitions(contender, scenario) : "--").append(" |");
             }
             md.append('\n');
         }
@@ -339,7 +334,8 @@ final class MarkdownReport {
     }
 
     /**
-     * @return the median throughput of one contender in one scenario, with each repetition's
+     * @return the median throughput of one contender in one scenario in bold, each repetition's in
+     *         parentheses; "n/a" when it was not measured
      */
     private String withRepetitions(Contender contender, Scenario scenario) {
         OptionalDouble median = results.medianOps(contender, scenario);
