@@ -52,7 +52,8 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
                                       (default 8)
               --kinds-measure SECONDS their counted window (default 2)
               --fenced-warmup SECONDS the same for the fenced-writes rows (default 20)
-              --fenced-measure SECONDS their counted window (default 3)
+              --fenced-measure SECONDS
+                                      their counted window (default 3)
               --scale-warmup SECONDS  the same for the scale rows at 2 processes; 1.5 times as
                                       long at 8, 3 times at 32 (default 20)
               --scale-measure SECONDS their counted window (default 4)
