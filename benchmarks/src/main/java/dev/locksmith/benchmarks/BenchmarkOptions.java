@@ -51,7 +51,7 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
               --kinds-warmup SECONDS  the same for fair, read, write, multi and RedLock
                                       (default 8)
               --kinds-measure SECONDS their counted window (default 2)
-              --fenced-warmup SECONDS the same for the fenced-writes rows (default 20)
+              --fenced-warmup SECONDS the same for the fenced-writes rows (default 60)
               --fenced-measure SECONDS
                                       their counted window (default 3)
               --scale-warmup SECONDS  the same for the scale rows at 2 processes; 1.5 times as
@@ -95,10 +95,11 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
         // Shorter for the five other kinds, so that the whole default run stays near 25 minutes.
         Duration kindsWarmup = Duration.ofSeconds(8);
         Duration kindsMeasure = Duration.ofSeconds(2);
-        // As long as the reentrant lock's: a cycle runs Narayana's, pgjdbc's and Weld's code as well,
-        // at a few hundred transactions a second per thread, and after 15 s the JIT compiler's
-        // C2 thread still took a sixth of the CPUs.
-        Duration fencedWarmup = Duration.ofSeconds(20);
+        // A cycle runs Narayana's, pgjdbc's and Weld's code as well, at a few hundred transactions a
+        // second, and the fenced variant has more of it to compile: after 20 s the fenced worker
+        // still spent 1,251 against 787 us of CPU per transaction and ran at 0.74 of the unfenced
+        // one; after 60 s both spent about 590 us, and the ratio was 0.92 (1 thread, load 11).
+        Duration fencedWarmup = Duration.ofSeconds(60);
         Duration fencedMeasure = Duration.ofSeconds(3);
         // As long as the reentrant lock's for the scale rows (about 11 of the 25 minutes): with 32
         // managers over 4 JVMs each JVM runs a quarter of the cycles, and after 8 s the JIT compiler
