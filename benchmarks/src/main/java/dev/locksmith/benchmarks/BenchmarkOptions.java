@@ -17,6 +17,8 @@ import java.util.Map;
  * @param measure      their counted window
  * @param kindsWarmup  the same for the other lock kinds and RedLock
  * @param kindsMeasure their counted window
+ * @param fencedWarmup the same for the fenced-writes rows
+ * @param fencedMeasure their counted window
  * @param scaleWarmup  the same for the scale rows at 2 processes; longer at 8 and 32 (see
  *                     {@link #warmup(Scenario)})
  * @param scaleMeasure their counted window
@@ -30,13 +32,14 @@ import java.util.Map;
  * @param arguments    the arguments as given, for the report
  */
 record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup, Duration kindsMeasure,
-                        Duration scaleWarmup, Duration scaleMeasure, int settlingTurns, int repetitions,
+                        Duration fencedWarmup, Duration fencedMeasure, Duration scaleWarmup, Duration scaleMeasure,
+                        int settlingTurns, int repetitions,
                         int scaleRepetitions, Path docs, List<Contender> contenders, List<Scenario> scenarios,
                         List<String> arguments) {
 
     static final String USAGE = """
             Usage: java -jar benchmarks/target/locksmith-benchmarks.jar [options]
-              --quick                 about 7 minutes for every kind, for use while developing:
+              --quick                 about 8 minutes for every kind, for use while developing:
                                       short windows, one repetition, no telemetry row, scale
                                       rows for 2 and 32 processes only, report into
                                       benchmarks/target/quick unless --docs says otherwise;
@@ -48,6 +51,9 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
               --kinds-warmup SECONDS  the same for fair, read, write, multi and RedLock
                                       (default 8)
               --kinds-measure SECONDS their counted window (default 2)
+              --fenced-warmup SECONDS the same for the fenced-writes rows (default 60)
+              --fenced-measure SECONDS
+                                      their counted window (default 3)
               --scale-warmup SECONDS  the same for the scale rows at 2 processes; 1.5 times as
                                       long at 8, 3 times at 32 (default 20)
               --scale-measure SECONDS their counted window (default 4)
@@ -58,10 +64,16 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
               --repetitions N         measurements per contender and scenario (default 3)
               --docs DIR              where BENCHMARKS.md and the charts go (default docs)
               --contenders A,B        some of locksmith, locksmith_telemetry, locksmith_locked,
-                                      redisson, raw (default all)
+                                      locksmith_transaction, locksmith_fenced, redisson, raw
+                                      (default all)
               --scenarios A,B         some of uncontended_1, uncontended_8, contended, fair, read,
-                                      read_write_mixed, write, multi, redlock, and the scale rows
-                                      (default all):
+                                      read_write_mixed, write, multi, redlock, the fenced-writes
+                                      rows fenced_1 and fenced_8 (or fenced, both: a @Locked
+                                      @Transactional method writing one row of a PostgreSQL the
+                                      run starts, with and without fenced = true, taking turns;
+                                      database statements and Redis calls per transaction and
+                                      the overhead as a ratio, in a "Fenced writes" section and
+                                      benchmarks-fenced.png), and the scale rows (default all):
                                       scale_reentrant, scale_fair, scale_write (each for 2, 8 and
                                       32 processes, 2 and 32 with --quick), scale (all three),
                                       or one row such as scale_fair_8. A scale row runs N lock
@@ -83,6 +95,12 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
         // Shorter for the five other kinds, so that the whole default run stays near 25 minutes.
         Duration kindsWarmup = Duration.ofSeconds(8);
         Duration kindsMeasure = Duration.ofSeconds(2);
+        // A cycle runs Narayana's, pgjdbc's and Weld's code as well, at a few hundred transactions a
+        // second, and the fenced variant has more of it to compile: after 20 s the fenced worker
+        // still spent 1,251 against 787 us of CPU per transaction and ran at 0.74 of the unfenced
+        // one; after 60 s both spent about 590 us, and the ratio was 0.92 (1 thread, load 11).
+        Duration fencedWarmup = Duration.ofSeconds(60);
+        Duration fencedMeasure = Duration.ofSeconds(3);
         // As long as the reentrant lock's for the scale rows (about 11 of the 25 minutes): with 32
         // managers over 4 JVMs each JVM runs a quarter of the cycles, and after 8 s the JIT compiler
         // was still at work, the counted windows growing 666 -> 727 -> 1,287 cycles/s one after another.
@@ -110,6 +128,8 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
                 measure = Duration.ofSeconds(1);
                 kindsWarmup = Duration.ofSeconds(2);
                 kindsMeasure = Duration.ofSeconds(1);
+                fencedWarmup = Duration.ofSeconds(5);
+                fencedMeasure = Duration.ofSeconds(1);
                 scaleWarmup = Duration.ofSeconds(8);
                 scaleMeasure = Duration.ofSeconds(2);
                 settlingTurns = 0;
@@ -129,6 +149,8 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
                 case "--measure" -> measure = Duration.ofSeconds(positive(option, value, 1));
                 case "--kinds-warmup" -> kindsWarmup = Duration.ofSeconds(positive(option, value, 0));
                 case "--kinds-measure" -> kindsMeasure = Duration.ofSeconds(positive(option, value, 1));
+                case "--fenced-warmup" -> fencedWarmup = Duration.ofSeconds(positive(option, value, 0));
+                case "--fenced-measure" -> fencedMeasure = Duration.ofSeconds(positive(option, value, 1));
                 case "--scale-warmup" -> scaleWarmup = Duration.ofSeconds(positive(option, value, 0));
                 case "--scale-measure" -> scaleMeasure = Duration.ofSeconds(positive(option, value, 1));
                 case "--repetitions" -> repetitions = (int) positive(option, value, 1);
@@ -144,12 +166,14 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
             }
         }
         List<Scenario> scenarios = scenarios(scenarioNames, quick, scenariosNamed);
-        return new BenchmarkOptions(warmup, measure, kindsWarmup, kindsMeasure, scaleWarmup, scaleMeasure,
+        return new BenchmarkOptions(warmup, measure, kindsWarmup, kindsMeasure, fencedWarmup, fencedMeasure,
+                scaleWarmup, scaleMeasure,
                 settlingTurns, repetitions, scaleRepetitions, docs, contenders, scenarios, List.of(args));
     }
 
     /**
-     * @param names    scenario names and scale families ({@code scale}, {@code scale_fair}, ...)
+     * @param names    scenario names, scale families ({@code scale}, {@code scale_fair}, ...) and
+     *                 {@code fenced} for both fenced-writes rows
      * @param quick    true with {@code --quick}: families and the default cover 2 and 32 processes only
      * @param named    true if the names came from {@code --scenarios}: a scale row named by its
      *                 whole name then runs even with {@code --quick}
@@ -158,7 +182,8 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
     private static List<Scenario> scenarios(List<String> names, boolean quick, boolean named) {
         List<Scenario> chosen = new ArrayList<>();
         for (String name : names) {
-            List<Scenario> family = Scenario.scaleFamily(name, quick);
+            List<Scenario> family = name.trim().equalsIgnoreCase("fenced") ? Scenario.of(Scenario.Group.FENCED)
+                    : Scenario.scaleFamily(name, quick);
             List<Scenario> these = !family.isEmpty() ? family : named(Scenario.class, "--scenarios", name);
             for (Scenario scenario : these) {
                 boolean skippedByQuick = !named && quick && scenario.group() == Scenario.Group.SCALE
@@ -178,6 +203,7 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
         return switch (group) {
             case REENTRANT -> warmup;
             case KINDS -> kindsWarmup;
+            case FENCED -> fencedWarmup;
             case SCALE -> scaleWarmup;
         };
     }
@@ -211,6 +237,7 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
         return switch (group) {
             case REENTRANT -> measure;
             case KINDS -> kindsMeasure;
+            case FENCED -> fencedMeasure;
             case SCALE -> scaleMeasure;
         };
     }
@@ -227,6 +254,13 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
             rotations.computeIfAbsent(key, k -> new ArrayList<>()).add(scenario);
         }
         return List.copyOf(rotations.values());
+    }
+
+    /**
+     * @return true if a scenario chosen writes to the benchmark's PostgreSQL, which the run then starts
+     */
+    boolean needsDatabase() {
+        return scenarios.stream().anyMatch(Scenario::usesDatabase);
     }
 
     /**

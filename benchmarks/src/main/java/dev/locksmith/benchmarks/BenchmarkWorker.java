@@ -21,14 +21,17 @@ public final class BenchmarkWorker {
     static final String READY = "READY";
     static final String RESULT = "RESULT ";
     static final String FAILED = "FAILED ";
+    /** The database argument where the scenario uses no database. */
+    static final String NO_DATABASE = "-";
 
     private BenchmarkWorker() {
     }
 
     /**
      * @param args contender, scenario (enum names), lock name prefix, JVM index, occupancy file,
-     *             hand-off file (used where the scenario measures hand-offs), and the scenario's
-     *             Redis URIs, comma-separated
+     *             hand-off file (used where the scenario measures hand-offs), the scenario's
+     *             Redis URIs, comma-separated, and the JDBC URL of the benchmark's PostgreSQL, or
+     *             {@value #NO_DATABASE} where the scenario uses none
      */
     public static void main(String[] args) {
         try {
@@ -39,11 +42,12 @@ public final class BenchmarkWorker {
             Path occupancy = Path.of(args[4]);
             Path handOff = Path.of(args[5]);
             List<String> redisUris = List.of(args[6].split(","));
+            String databaseUrl = args[7].equals(NO_DATABASE) ? null : args[7];
             List<LockClient> clients = new ArrayList<>();
             try (OccupancyProbe probe = OccupancyProbe.map(occupancy, scenario.lockCount());
                  HandOffProbe handOffs = scenario.measuresHandOffs() ? HandOffProbe.map(handOff) : null) {
                 for (int manager = 0; manager < scenario.managersPerJvm(); manager++) {
-                    clients.add(contender.connect(scenario.servers(), redisUris));
+                    clients.add(contender.connect(scenario.servers(), redisUris, databaseUrl));
                 }
                 System.out.println(READY);
                 BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

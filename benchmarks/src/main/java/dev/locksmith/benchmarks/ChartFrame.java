@@ -27,6 +27,8 @@ final class ChartFrame {
             Contender.LOCKSMITH, new Color(0x2E7D32),
             Contender.LOCKSMITH_TELEMETRY, new Color(0x81C784),
             Contender.LOCKSMITH_LOCKED, new Color(0x00796B),
+            Contender.LOCKSMITH_TRANSACTION, new Color(0x7986CB),
+            Contender.LOCKSMITH_FENCED, new Color(0x283593),
             Contender.REDISSON, new Color(0xC62828),
             Contender.RAW, new Color(0x616161));
 
@@ -124,6 +126,8 @@ final class ChartFrame {
             case LOCKSMITH -> "Locksmith";
             case LOCKSMITH_TELEMETRY -> "OTel on";
             case LOCKSMITH_LOCKED -> "@Locked";
+            case LOCKSMITH_TRANSACTION -> "unfenced";
+            case LOCKSMITH_FENCED -> "fenced";
             case REDISSON -> "Redisson";
             case RAW -> "raw";
         };

@@ -12,11 +12,12 @@ import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
- * Runs the whole benchmark: starts the {@link RedisServers} on free loopback ports, measures
+ * Runs the whole benchmark: starts the {@link RedisServers} on free loopback ports (and, for the
+ * fenced-writes rows, the {@link BenchmarkDatabase}), measures
  * every contender in every scenario (see {@link ScenarioRunner}), prints
  * the report and writes {@code BENCHMARKS.md} and one chart per {@link Scenario.Group} into the docs folder
  * (a {@link BarChart}, or for the scale rows a {@link ScaleChart}).
- * The redis-servers and every worker JVM are stopped at the end, also on failure or Ctrl-C.
+ * The servers and every worker JVM are stopped at the end, also on failure or Ctrl-C.
  *
  * <pre>
  * ./mvnw -B -q -pl benchmarks -am package -DskipTests &amp;&amp; java -jar benchmarks/target/locksmith-benchmarks.jar
@@ -49,21 +50,24 @@ public final class LockBenchmark {
         // A hook, not a finally: it also runs when the run is stopped with Ctrl-C.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteRecursively(work), "delete-benchmark-files"));
         Results results = new Results();
-        try (RedisServers redis = RedisServers.start()) {
-            MachineInfo machine = MachineInfo.collect(redis.single());
-            ScenarioRunner runner = new ScenarioRunner(redis, options, work);
+        try (RedisServers redis = RedisServers.start();
+             BenchmarkDatabase database = options.needsDatabase() ? BenchmarkDatabase.start(work) : null) {
+            MachineInfo machine = MachineInfo.collect(redis.single(), database);
+            ScenarioRunner runner = new ScenarioRunner(redis, database, options, work);
             for (List<Scenario> rotation : options.rotations()) {
                 runner.run(rotation, measurement -> {
                     results.add(measurement);
                     HandOffLatency handOffs = measurement.handOffs();
                     System.err.printf(Locale.ROOT, "rep %d  %-38s %-16s %9s ops/s  %5.2f calls  cpu us/cycle: server %6.1f"
-                                    + " client %6.1f  violations %d%s%n",
+                                    + " client %6.1f  violations %d%s%s%n",
                             measurement.repetition(), measurement.scenario().label(), measurement.contender().label(),
                             MarkdownReport.ops(measurement.opsPerSecond()), measurement.commandsPerCycle(),
                             measurement.serverCpuMicrosPerCycle(), measurement.clientCpuMicrosPerCycle(),
                             measurement.violations(), handOffs.count() == 0 ? "" : String.format(Locale.ROOT,
                                     "  hand-offs %d p50 %.0f us p99 %.0f us", handOffs.count(), handOffs.p50Micros(),
-                                    handOffs.p99Micros()));
+                                    handOffs.p99Micros()),
+                            measurement.scenario().usesDatabase() ? String.format(Locale.ROOT, "  statements/tx %.2f",
+                                    measurement.statements().statementsPerTransaction()) : "");
                 });
             }
             String report = new MarkdownReport(results, machine, options, Duration.between(started, Instant.now())).render();

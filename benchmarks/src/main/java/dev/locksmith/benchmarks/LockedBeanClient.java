@@ -23,14 +23,24 @@ final class LockedBeanClient implements LockClient {
         if (servers != Scenario.Servers.ONE) {
             throw new UnsupportedOperationException("The @Locked benchmark runs on one server, not " + servers);
         }
+        this.container = withLocksmith("locked-bean-benchmark", redisUris).addBeanClasses(LockedCycles.class).initialize();
+        this.cycles = container.select(LockedCycles.class).get();
+    }
+
+    /**
+     * @param name      the container's name
+     * @param redisUris the servers, set as {@code locksmith.redis.uri}
+     * @return a Weld SE container without discovery, with Locksmith's CDI extension as a server
+     *         adds it; add the application's beans
+     */
+    static Weld withLocksmith(String name, List<String> redisUris) {
         System.setProperty("locksmith.redis.uri", String.join(",", redisUris));
-        Weld weld = new Weld("locked-bean-benchmark").disableDiscovery().addBeanClasses(LockedCycles.class);
+        Weld weld = new Weld(name).disableDiscovery();
         // Without discovery Weld skips META-INF/services; a server reads Locksmith's extension from there.
         ServiceLoader.load(Extension.class).stream()
                 .filter(extension -> extension.type().getName().startsWith("dev.locksmith."))
                 .forEach(extension -> weld.addExtension(extension.get()));
-        this.container = weld.initialize();
-        this.cycles = container.select(LockedCycles.class).get();
+        return weld;
     }
 
     @Override

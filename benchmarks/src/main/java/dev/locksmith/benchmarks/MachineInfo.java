@@ -19,14 +19,17 @@ import java.time.format.DateTimeFormatter;
  * @param libraries  Lettuce and Redisson versions
  * @param date       when the run started, UTC
  * @param loadAtStart the 1, 5 and 15 minute load averages when the run started
+ * @param database    the PostgreSQL version, the transaction manager's and the JDBC driver's, or
+ *                    "" when no scenario chosen uses the database
  */
 record MachineInfo(int processors, String cpu, String os, String java, String redis, String libraries, String date,
-                   String loadAtStart) {
+                   String loadAtStart, String database) {
 
     /**
-     * @param redis the server the run uses, asked for its version
+     * @param redis    the server the run uses, asked for its version
+     * @param database the run's PostgreSQL, asked for its version; null if the run has none
      */
-    static MachineInfo collect(RedisNode redis) {
+    static MachineInfo collect(RedisNode redis, BenchmarkDatabase database) {
         return new MachineInfo(
                 Runtime.getRuntime().availableProcessors(),
                 cpuModel(),
@@ -36,7 +39,10 @@ record MachineInfo(int processors, String cpu, String os, String java, String re
                 "Lettuce " + ArtifactVersions.of("io.lettuce", "lettuce-core")
                         + ", Redisson " + ArtifactVersions.of("org.redisson", "redisson"),
                 ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")),
-                loadAverage());
+                loadAverage(),
+                database == null ? "" : "PostgreSQL " + database.version() + ", Narayana "
+                        + ArtifactVersions.of("org.jboss.narayana.jta", "narayana-jta") + ", PostgreSQL JDBC "
+                        + org.postgresql.util.DriverInfo.DRIVER_VERSION);
     }
 
     /**

@@ -47,16 +47,19 @@ final class MarkdownReport {
                 .append(" each (").append(times(options.repetitions(Scenario.Group.SCALE)))
                 .append(" in the scale rows), every turn ").append(ScenarioRunner.LEAD_IN.toSeconds()).append(" s uncounted and ")
                 .append(counted()).append(" counted. The servers are emptied before every turn.\n")
-                .append("The critical section is empty. The whole run took ").append(minutes(took)).append(".\n\n");
+                .append("The critical section is empty, except in the fenced-writes rows. The whole run took ")
+                .append(minutes(took)).append(".\n\n");
         md.append("Produced on ").append(machine.date()).append(" by:\n\n```\n").append(options.command()).append("\n```\n\n");
         md.append("Machine: ").append(machine.processors()).append(" CPUs (").append(machine.cpu()).append("), ")
                 .append(machine.os()).append("; ").append(machine.java()).append("; redis-server ").append(machine.redis())
-                .append("; ").append(machine.libraries()).append(". The worker JVMs and redis-servers share these CPUs.\n")
+                .append("; ").append(machine.libraries())
+                .append(machine.database().isEmpty() ? "" : "; " + machine.database())
+                .append(". The worker JVMs and servers share these CPUs.\n")
                 .append("Load average (1 / 5 / 15 min) at the start: ").append(machine.loadAtStart()).append("; at the end: ")
                 .append(MachineInfo.loadAverage()).append(". A load above the CPU count means other processes competed\n")
                 .append("for the CPUs during the run: the absolute numbers are then low and noisy, the interleaved ratios less so.\n\n");
         for (Scenario.Group group : options.groups()) {
-            if (group != Scenario.Group.SCALE) {
+            if (group != Scenario.Group.SCALE && group != Scenario.Group.FENCED) {
                 md.append("![").append(group.title()).append("](").append(group.chart()).append(")\n\n");
             }
         }
@@ -64,34 +67,35 @@ final class MarkdownReport {
         throughput(md);
         ratios(md);
         scale(md);
+        fenced(md);
         exclusion(md);
         commands(md);
         variants(md);
         md.append("## What each scenario does\n\n");
-        for (Scenario scenario : unscaled()) {
+        for (Scenario scenario : options.scenarios().stream().filter(s -> s.group() != Scenario.Group.SCALE).toList()) {
             md.append("- **").append(scenario.label()).append("**: ").append(scenario.description()).append('\n');
         }
         return md.toString();
     }
 
     private void throughput(StringBuilder md) {
+        if (lockRows().isEmpty()) {
+            return;
+        }
         md.append("## Throughput (lock+unlock cycles per second)\n\n");
         md.append("Median of the repetitions in bold, each repetition in parentheses; -- where a contender has\n")
                 .append("nothing to measure.\n\n");
+        List<Contender> columns = options.contenders().stream()
+                .filter(contender -> lockRows().stream().anyMatch(contender::measures)).toList();
         md.append("| Scenario |");
-        options.contenders().forEach(c -> md.append(' ').append(c.label()).append(" |"));
+        columns.forEach(c -> md.append(' ').append(c.label()).append(" |"));
         md.append("\n|---|");
-        options.contenders().forEach(c -> md.append("---:|"));
+        columns.forEach(c -> md.append("---:|"));
         md.append('\n');
-        for (Scenario scenario : unscaled()) {
+        for (Scenario scenario : lockRows()) {
             md.append("| ").append(scenario.label()).append(" |");
-            for (Contender contender : options.contenders()) {
-                OptionalDouble median = results.medianOps(contender, scenario);
-                String each = results.of(contender, scenario).stream()
-                        .map(m -> ops(m.opsPerSecond())).collect(Collectors.joining(" / "));
-                String cell = !contender.measures(scenario) ? "--"
-                        : median.isPresent() ? "**" + ops(median.getAsDouble()) + "** (" + each + ")" : "n/a";
-                md.append(' ').append(cell).append(" |");
+            for (Contender contender : columns) {
+                md.append(' ').append(contender.measures(scenario) ? withRepetitions(contender, scenario) : "--").append(" |");
             }
             md.append('\n');
         }
@@ -99,12 +103,15 @@ final class MarkdownReport {
     }
 
     private void ratios(StringBuilder md) {
+        if (lockRows().isEmpty()) {
+            return;
+        }
         md.append("## Ratios and targets\n\n");
         md.append("Targets from the benchmark issue: every Locksmith row >= 1.5 x Redisson in the same run, and\n")
                 .append("uncontended >= 0.9 x the raw limit. Ratios are of the medians of the interleaved repetitions;\n")
                 .append("rows without a target are for reference.\n\n");
         md.append("| Scenario | Ratio | Measured | Target | Verdict |\n|---|---|---:|---:|---|\n");
-        for (Scenario scenario : unscaled()) {
+        for (Scenario scenario : lockRows()) {
             for (Target target : Target.of(scenario)) {
                 if (!options.contenders().contains(target.measured()) || !options.contenders().contains(target.baseline())) {
                     continue;
@@ -122,6 +129,9 @@ final class MarkdownReport {
     }
 
     private void budgets(StringBuilder md) {
+        if (options.scenarios().stream().noneMatch(scenario -> CallBudget.of(scenario).isPresent())) {
+            return;
+        }
         md.append("## Redis work per cycle against the issue's budgets\n\n");
         md.append("Counted by Redis (`INFO commandstats`) over the counted window of Locksmith's median repetition,\n")
                 .append("divided by its cycles: these figures do not depend on the machine's load, so they come first.\n")
@@ -152,7 +162,7 @@ final class MarkdownReport {
                 .append(results.violations()).append("** in ").append(String.format(Locale.ROOT, "%,d", results.cycles()))
                 .append(" counted cycles")
                 .append(results.violations() == 0 ? "." : " -- THESE NUMBERS ARE OF A BROKEN LOCK.").append("\n\n");
-        for (Scenario scenario : unscaled()) {
+        for (Scenario scenario : lockRows()) {
             if (scenario.jvms() < 2) {
                 continue;
             }
@@ -167,10 +177,11 @@ final class MarkdownReport {
     }
 
     /**
-     * @return the scenarios chosen outside the scale rows, which have a section of their own
+     * @return the scenarios chosen outside the scale and fenced-writes rows, which have sections of their own
      */
-    private List<Scenario> unscaled() {
-        return options.scenarios().stream().filter(s -> s.group() != Scenario.Group.SCALE).toList();
+    private List<Scenario> lockRows() {
+        return options.scenarios().stream()
+                .filter(s -> s.group() != Scenario.Group.SCALE && s.group() != Scenario.Group.FENCED).toList();
     }
 
     private void scale(StringBuilder md) {
@@ -244,6 +255,116 @@ final class MarkdownReport {
             }
             md.append('\n');
         }
+    }
+
+    private void fenced(StringBuilder md) {
+        List<Scenario> rows = options.scenarios().stream().filter(Scenario::usesDatabase).toList();
+        if (rows.isEmpty()) {
+            return;
+        }
+        md.append("## Fenced writes: what `fenced = true` costs a transaction\n\n");
+        md.append("Every cycle is one JTA transaction (Narayana, a one-phase commit of its one XA resource) begun by\n")
+                .append("`@Transactional` on a `@Locked(\"{0}\")` method of a Weld SE bean, which writes one row of\n")
+                .append("PostgreSQL (`UPDATE counter SET n = n + 1 WHERE name = ?`, its lock's name as the row's) through the\n")
+                .append("application's data source, a pool of XA connections as a server's. *Fenced* is the same method\n")
+                .append("with `@Locked(value = \"{0}\", fenced = true)`: Locksmith's interceptor first checks the lock's\n")
+                .append("fencing token in that transaction, on the same connection ([fencing.md](fencing.md#the-check)).\n")
+                .append("The lock is released after the commit, so each transaction holds it throughout. The two variants\n")
+                .append("take turns, each in a worker JVM of its own, ").append(options.warmup(Scenario.Group.FENCED).toSeconds())
+                .append(" s warm-up, ").append(options.measure(Scenario.Group.FENCED).toSeconds())
+                .append(" s counted. The database (").append(machine.database())
+                .append(") is the run's own, on the same CPUs, with PostgreSQL's default settings:\n")
+                .append("each commit waits until its WAL is flushed to disk. The fence table holds one row per lock name.\n\n");
+        md.append("What the database and Redis executed per transaction, over the counted window of the median\n")
+                .append("repetition: `pg_stat_statements` of the workers' database user, divided by the `COMMIT`s it counted\n")
+                .append("(the `BEGIN` and `COMMIT` that the driver sends are statements too, each a round trip), and\n")
+                .append("`INFO commandstats`, divided by the cycles. Load cannot move these.\n\n");
+        md.append("| Scenario | Variant | Statements | Rows changed | Statements by text | Redis calls |\n")
+                .append("|---|---|---:|---:|---|---:|\n");
+        for (Scenario scenario : rows) {
+            for (Contender contender : options.contenders(scenario)) {
+                Optional<Measurement> median = results.medianRepetition(contender, scenario);
+                if (median.isEmpty()) {
+                    continue;
+                }
+                Measurement measured = median.get();
+                md.append("| ").append(scenario.label()).append(" | ").append(ChartFrame.shortName(contender))
+                        .append(" | ").append(decimal(measured.statements().statementsPerTransaction()))
+                        .append(" | ").append(decimal(measured.statements().rowsChangedPerTransaction()))
+                        .append(" | ").append(statements(measured))
+                        .append(" | ").append(decimal(measured.commandsPerCycle())).append(" |\n");
+            }
+        }
+        md.append('\n');
+        md.append("Throughput: transactions per second, the median of the interleaved repetitions (each in\n")
+                .append("parentheses); *per transaction* is the time a thread spends on one (threads / throughput);\n")
+                .append("*fenced / unfenced* is the ratio of the medians, and *added* what the fence adds to each\n")
+                .append("transaction.\n\n");
+        md.append("| Scenario | Unfenced | Fenced | Fenced / unfenced | Per transaction, unfenced / fenced | Added |\n")
+                .append("|---|---:|---:|---:|---:|---:|\n");
+        List<String> closing = new ArrayList<>();
+        for (Scenario scenario : rows) {
+            OptionalDouble plain = results.medianOps(Contender.LOCKSMITH_TRANSACTION, scenario);
+            OptionalDouble fenced = results.medianOps(Contender.LOCKSMITH_FENCED, scenario);
+            if (plain.isEmpty() || fenced.isEmpty()) {
+                continue;
+            }
+            double plainMicros = scenario.threadsPerJvm() * 1e6 / plain.getAsDouble();
+            double fencedMicros = scenario.threadsPerJvm() * 1e6 / fenced.getAsDouble();
+            double ratio = fenced.getAsDouble() / plain.getAsDouble();
+            md.append("| ").append(scenario.label())
+                    .append(" | ").append(withRepetitions(Contender.LOCKSMITH_TRANSACTION, scenario))
+                    .append(" | ").append(withRepetitions(Contender.LOCKSMITH_FENCED, scenario))
+                    .append(" | ").append(ratio(ratio))
+                    .append(" | ").append(micros(plainMicros)).append(" / ").append(micros(fencedMicros))
+                    .append(" | ").append(signedMicros(fencedMicros - plainMicros)).append(" |\n");
+            closing.add(String.format(Locale.ROOT, "%s per transaction at %d thread%s (fenced / unfenced %.2f)",
+                    signedMicros(fencedMicros - plainMicros), scenario.threadsPerJvm(),
+                    scenario.threadsPerJvm() == 1 ? "" : "s", ratio));
+        }
+        md.append('\n');
+        md.append("![").append(Scenario.Group.FENCED.title()).append("](").append(Scenario.Group.FENCED.chart()).append(")\n\n");
+        if (!closing.isEmpty()) {
+            md.append("In this run the fence cost ").append(String.join(", and ", closing))
+                    .append(": one more statement\n")
+                    .append("per transaction, a round trip to the database, and no Redis call.\n");
+        }
+        md.append("Redisson has no equivalent: its `RFencedLock` hands out a token, and nothing checks it in the\n")
+                .append("database, so it has no row here.\n\n");
+    }
+
+    /**
+     * @return the median throughput of one contender in one scenario in bold, each repetition's in
+     *         parentheses; "n/a" when it was not measured
+     */
+    private String withRepetitions(Contender contender, Scenario scenario) {
+        OptionalDouble median = results.medianOps(contender, scenario);
+        String each = results.of(contender, scenario).stream()
+                .map(m -> ops(m.opsPerSecond())).collect(Collectors.joining(" / "));
+        return median.isPresent() ? "**" + ops(median.getAsDouble()) + "** (" + each + ")" : "n/a";
+    }
+
+    /**
+     * @return each statement's calls per transaction, most first, such as {@code `COMMIT` 1.00}
+     */
+    private static String statements(Measurement measurement) {
+        DatabaseStats statements = measurement.statements();
+        // By the figure as printed, then by text: a count one above another's must not reorder equal figures.
+        Comparator<Map.Entry<String, Long>> printed = Comparator.comparingLong(
+                entry -> -Math.round(100 * statements.perTransaction(entry.getValue())));
+        return statements.calls().entrySet().stream()
+                .sorted(printed.thenComparing(Map.Entry.comparingByKey()))
+                .filter(entry -> statements.perTransaction(entry.getValue()) >= 0.005)
+                .map(entry -> "`" + entry.getKey() + "` " + decimal(statements.perTransaction(entry.getValue())))
+                .collect(Collectors.joining(", "));
+    }
+
+    private static String micros(double micros) {
+        return String.format(Locale.ROOT, "%,.0f µs", micros);
+    }
+
+    private static String signedMicros(double micros) {
+        return String.format(Locale.ROOT, "%+,.0f µs", micros);
     }
 
     private static String handOffs(Measurement measurement) {
@@ -352,6 +473,7 @@ final class MarkdownReport {
     private String warmups() {
         return options.warmup(Scenario.Group.REENTRANT).toSeconds() + " s for the reentrant lock, "
                 + options.warmup(Scenario.Group.KINDS).toSeconds() + " s for the other kinds and RedLock, "
+                + options.warmup(Scenario.Group.FENCED).toSeconds() + " s for the fenced writes, "
                 + scaleWarmups() + " s for the scale rows";
     }
 
@@ -378,7 +500,8 @@ final class MarkdownReport {
 
     private String counted() {
         return options.measure(Scenario.Group.REENTRANT).toSeconds() + " s (reentrant), "
-                + options.measure(Scenario.Group.KINDS).toSeconds() + " s (the other kinds) or "
+                + options.measure(Scenario.Group.KINDS).toSeconds() + " s (the other kinds), "
+                + options.measure(Scenario.Group.FENCED).toSeconds() + " s (the fenced writes) or "
                 + options.measure(Scenario.Group.SCALE).toSeconds() + " s (the scale rows)";
     }
 

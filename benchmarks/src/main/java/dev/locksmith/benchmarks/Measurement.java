@@ -13,12 +13,14 @@ import java.util.List;
  * @param violations   times the occupancy probe saw two holders of one lock (must be 0)
  * @param clientNanos  CPU nanoseconds of all worker JVMs in the counted window, -1 if unknown
  * @param commands     what Redis executed in the counted window
+ * @param statements   what the database executed for the workers in the counted window;
+ *                     {@link DatabaseStats#NONE} where the scenario uses no database
  * @param handOffs     the hand-offs between processes in the counted window; {@link HandOffLatency#NONE}
  *                     where the scenario does not measure them
  */
 record Measurement(Contender contender, Scenario scenario, int repetition, double seconds,
                    List<Long> cyclesPerJvm, long violations, long clientNanos, CommandStats commands,
-                   HandOffLatency handOffs) {
+                   DatabaseStats statements, HandOffLatency handOffs) {
 
     Measurement {
         cyclesPerJvm = List.copyOf(cyclesPerJvm);

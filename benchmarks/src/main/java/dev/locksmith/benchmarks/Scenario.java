@@ -50,6 +50,14 @@ enum Scenario {
                     + " and `RFencedLock` on one deployment whose replicas acknowledge each lock; that is not the"
                     + " RedLock algorithm, so the deprecated class is the only like-for-like. Calls and server CPU"
                     + " under *Where the time goes* are summed over the three masters."),
+    FENCED_1(Group.FENCED, Kind.REENTRANT, Servers.ONE, "Fenced writes, 1 thread", 1, 1, false,
+            "one thread, its own lock name: every cycle is one JTA transaction (Narayana) through a"
+                    + " `@Locked(\"{0}\") @Transactional` method of a Weld SE bean that writes one row of PostgreSQL"
+                    + " (`UPDATE counter SET n = n + 1 WHERE name = ?`), with `fenced = true` and without: the"
+                    + " latency that the fence's `UPDATE` adds to a transaction."),
+    FENCED_8(Group.FENCED, Kind.REENTRANT, Servers.ONE, "Fenced writes, 8 threads", 1, 8, false,
+            "the same with eight threads of one JVM, each its own lock name and row: what the fence's"
+                    + " `UPDATE` costs when the database is busy with eight transactions at a time."),
     // The scale rows: N processes, each one lock manager (or Redisson client) with its own
     // connections and one thread, spread over a few worker JVMs to keep 2 CPUs sane.
     SCALE_REENTRANT_2(Kind.REENTRANT, 2, 1),
@@ -114,6 +122,11 @@ enum Scenario {
         REENTRANT("benchmarks.png", "Reentrant lock+unlock throughput on one local redis-server"),
         /** The other lock kinds and RedLock mode, against Redisson's equivalents. */
         KINDS("benchmarks-kinds.png", "Fair, read, write, multi-lock and RedLock: lock+unlock throughput"),
+        /**
+         * A {@code @Locked @Transactional} method writing one row of PostgreSQL, with and without
+         * {@code fenced = true}: what the fence costs a transaction.
+         */
+        FENCED("benchmarks-fenced.png", "Fenced writes: a @Locked transaction writing one row of PostgreSQL"),
         /** One lock name contended by 2, 8 and 32 processes: how a hand-off's cost grows with N. */
         SCALE("benchmarks-scale.png", "Throughput against the number of contending processes, one lock name");
 
@@ -229,6 +242,13 @@ enum Scenario {
      */
     int processes() {
         return jvms * managersPerJvm;
+    }
+
+    /**
+     * @return true where every cycle writes to the benchmark's PostgreSQL: the fenced-writes rows
+     */
+    boolean usesDatabase() {
+        return group == Group.FENCED;
     }
 
     /**

@@ -21,7 +21,8 @@ import java.util.stream.Collectors;
  * have, and then the counted repetitions. Taking turns makes drift on the machine hit every
  * contender alike, and in the scale rows every N alike, so that N = 32 against N = 2 is a ratio of
  * interleaved medians too. Before every window the servers are emptied; over its counted part the
- * servers' command counters are read. The workers are stopped at the end, also when something fails.
+ * servers' command counters are read, and where the scenario writes to the database, the
+ * statements it ran. The workers are stopped at the end, also when something fails.
  */
 final class ScenarioRunner {
     private static final Duration STARTUP = Duration.ofSeconds(60);
@@ -32,14 +33,17 @@ final class ScenarioRunner {
     static final Duration LEAD_IN = Duration.ofSeconds(1);
 
     private final RedisServers servers;
+    private final BenchmarkDatabase database;
     private final BenchmarkOptions options;
     private final Path workDirectory;
 
     /**
+     * @param database      the PostgreSQL of the scenarios that write to one, null if none is chosen
      * @param workDirectory where the occupancy files live; the caller deletes it
      */
-    ScenarioRunner(RedisServers servers, BenchmarkOptions options, Path workDirectory) {
+    ScenarioRunner(RedisServers servers, BenchmarkDatabase database, BenchmarkOptions options, Path workDirectory) {
         this.servers = servers;
+        this.database = database;
         this.options = options;
         this.workDirectory = workDirectory;
     }
@@ -57,6 +61,7 @@ final class ScenarioRunner {
         Scenario.Group group = rotation.get(0).group();
         List<RedisNode> redis = servers.of(rotation.get(0).servers());
         String redisUris = redis.stream().map(RedisNode::uri).collect(Collectors.joining(","));
+        String databaseUrl = rotation.get(0).usesDatabase() ? database.workerUrl() : BenchmarkWorker.NO_DATABASE;
         List<Pair> pairs = new ArrayList<>();
         List<Path> probeFiles = new ArrayList<>();
         try {
@@ -75,7 +80,7 @@ final class ScenarioRunner {
                     started.add(pair);
                     for (int jvm = 0; jvm < scenario.jvms(); jvm++) {
                         jvms.add(WorkerJvm.start(List.of(contender.name(), scenario.name(), run, Integer.toString(jvm),
-                                occupancy.toString(), handOff.toString(), redisUris)));
+                                occupancy.toString(), handOff.toString(), redisUris, databaseUrl), workDirectory));
                     }
                 }
                 // A scenario's JVMs start at once: their start-up overlaps, and nobody is measured yet.
@@ -99,7 +104,7 @@ final class ScenarioRunner {
                     Counted counted = window(pair, redis, LEAD_IN, measure);
                     measured.accept(new Measurement(pair.contender(), pair.scenario(), repetition,
                             measure.toMillis() / 1000.0, counted.cycles(), counted.violations(),
-                            counted.clientCpuNanos(), counted.commands(), counted.handOffs()));
+                            counted.clientCpuNanos(), counted.commands(), counted.statements(), counted.handOffs()));
                 }
             }
         } finally {
@@ -116,11 +121,13 @@ final class ScenarioRunner {
     }
 
     private record Counted(List<Long> cycles, long violations, long clientCpuNanos, CommandStats commands,
-                           HandOffLatency handOffs) {
+                           DatabaseStats statements, HandOffLatency handOffs) {
     }
 
     /**
-     * Runs one window on every worker of one pair, on emptied servers.
+     * Runs one window on every worker of one pair, on emptied servers. The database is left as it
+     * is: its rows are a few per lock name, and the fence table's tokens stay below the next
+     * holder's, whose token Redis seeds from its clock when FLUSHALL emptied the counter.
      */
     private Counted window(Pair pair, List<RedisNode> redis, Duration uncounted, Duration counted)
             throws InterruptedException {
@@ -132,10 +139,15 @@ final class ScenarioRunner {
         }
         Window window = Window.startingIn(START_DELAY_MILLIS, uncounted.toMillis(), counted.toMillis());
         workers.forEach(worker -> worker.send(window.toLine()));
+        boolean writes = pair.scenario().usesDatabase();
         Window.sleepUntil(window.measureFrom());
         long[] serverCpu = CommandStats.reset(redis);
+        if (writes) {
+            database.resetStatements();
+        }
         Window.sleepUntil(window.measureUntil());
         CommandStats commands = CommandStats.read(redis, serverCpu);
+        DatabaseStats statements = writes ? database.statements() : DatabaseStats.NONE;
         List<Long> cycles = new ArrayList<>();
         long violations = 0;
         long clientCpuNanos = 0;
@@ -146,7 +158,7 @@ final class ScenarioRunner {
             long cpu = Long.parseLong(result[3]);
             clientCpuNanos = clientCpuNanos < 0 || cpu < 0 ? -1 : clientCpuNanos + cpu;
         }
-        return new Counted(cycles, violations, clientCpuNanos, commands,
+        return new Counted(cycles, violations, clientCpuNanos, commands, statements,
                 handOffs == null ? HandOffLatency.NONE : handOffs.read());
     }
 }

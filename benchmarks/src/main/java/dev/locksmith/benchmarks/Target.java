@@ -23,9 +23,14 @@ record Target(Scenario scenario, Contender measured, Contender baseline, Optiona
     /**
      * @return every ratio worth showing for {@code scenario}: the issue's targets first, then
      *         Locksmith against every other contender that measures it, and each Locksmith variant
-     *         against plain Locksmith, for reference
+     *         against plain Locksmith, for reference; in the fenced-writes rows, fenced against
+     *         unfenced, for reference
      */
     static List<Target> of(Scenario scenario) {
+        if (scenario.group() == Scenario.Group.FENCED) {
+            return List.of(new Target(scenario, Contender.LOCKSMITH_FENCED, Contender.LOCKSMITH_TRANSACTION,
+                    OptionalDouble.empty()));
+        }
         List<Target> targets = new ArrayList<>();
         for (Contender measured : List.of(Contender.LOCKSMITH, Contender.LOCKSMITH_LOCKED)) {
             if (measured.measures(scenario)) {

@@ -48,14 +48,18 @@ final class WorkerJvm implements AutoCloseable {
     }
 
     /**
-     * @param args the {@link BenchmarkWorker} arguments
+     * @param args      the {@link BenchmarkWorker} arguments
+     * @param temporary the worker's {@code java.io.tmpdir}: the run's work directory, which the run
+     *                  deletes at its end, so that what a worker leaves there goes with it (Narayana
+     *                  writes to its object store even in a shutdown hook, after the client closed)
      * @return the started JVM; close it
      */
-    static WorkerJvm start(List<String> args) {
+    static WorkerJvm start(List<String> args, Path temporary) {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.add("-Xmx512m");
+        command.add("-Djava.io.tmpdir=" + temporary);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(BenchmarkWorker.class.getName());
