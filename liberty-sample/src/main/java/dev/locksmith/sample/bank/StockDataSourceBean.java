@@ -1,7 +1,7 @@
 package dev.locksmith.sample.bank;
 
 import jakarta.annotation.Resource;
-import jakarta.enterprise.context.Dependent;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Named;
 import javax.sql.DataSource;
@@ -13,10 +13,15 @@ import javax.sql.DataSource;
  * the server's data source at {@code java:/jdbc/stock}, and resolves {@code jdbc/stock} only for
  * the application's own references, like this one).
  */
-@Dependent
+@ApplicationScoped
 public class StockDataSourceBean {
-    @Produces
-    @Named("jdbc/stock")
     @Resource(lookup = "jdbc/stock")
     DataSource stock;
+
+    // A producer method, not a @Produces @Resource field: CDI forbids a name on a resource producer field.
+    @Produces
+    @Named("jdbc/stock")
+    DataSource stock() {
+        return stock;
+    }
 }
