@@ -6,9 +6,10 @@ import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
 
 /**
- * {@code 409 ROLLED_BACK}: a lock was lost while it guarded the call. A mapper for the exception
- * type itself; when the loss is found at commit, the container reports a rollback instead, and
- * {@link ErrorResponses} finds this exception in its cause chain.
+ * {@code 409 ROLLED_BACK}: a lock was lost while it guarded the call; {@code 409 FENCED_WRITE_REFUSED}
+ * when the loss is a {@code FencedWriteRefusedException}, the fence table's refusal. A mapper for
+ * the exception type itself; when the loss is found at commit, the container reports a rollback
+ * instead, and {@link ErrorResponses} finds this exception in its cause chain.
  */
 @Provider
 public class LockLostResponses implements ExceptionMapper<LockLostException> {

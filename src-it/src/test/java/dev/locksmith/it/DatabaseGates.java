@@ -14,14 +14,20 @@ import java.sql.Statement;
 import java.time.Duration;
 
 /**
- * Ways for a test to stop a reservation at a chosen point, or fail it, from the database alone,
- * so the sample WAR carries no test code. Each works on SKUs with a given prefix:
+ * Ways for a test to stop a reservation or a transfer at a chosen point, or fail it, from the
+ * database alone, so the sample WAR carries no test code. Each works on SKUs (banks) with a given
+ * prefix:
  * <ul>
  *   <li>{@link #holdRow}: the test locks the SKU's stock row, so a reservation stops at its
- *       {@code UPDATE} inside the locked method, holding the distributed lock, until the test lets go;</li>
- *   <li>{@link #holdCommit}, for SKUs {@value #SLOW_COMMIT}: a deferred constraint trigger makes
- *       the reservation's {@code COMMIT} wait for an advisory lock the test holds, a commit made
- *       slow on purpose;</li>
+ *       {@code UPDATE} inside the locked method, holding the distributed lock, until the test lets go;
+ *       {@link #holdAccount} the same for an account of the bank;</li>
+ *   <li>{@link #holdCommit}, for SKUs and banks {@value #SLOW_COMMIT}: a deferred constraint trigger
+ *       makes the reservation's (transfer's) {@code COMMIT} wait for an advisory lock the test holds, a
+ *       commit made slow on purpose, after Locksmith's check before commit;</li>
+ *   <li>{@link #holdFirstUpdate}: the first {@code UPDATE} statement on a table after the test closed
+ *       the gate waits, before it touches a row, while every later one passes: the first
+ *       transaction is stopped before its write (or before its fencing check, on the fence table)
+ *       and the next overtakes it;</li>
  *   <li>SKUs {@value #DOOMED}: a trigger refuses the stock update, so the reservation fails after
  *       its work began and its transaction rolls back;</li>
  *   <li>the sample's scheduled job waits at its insert into {@code job_run}, holding its lock,
@@ -72,6 +78,28 @@ final class DatabaseGates {
                     END $$""");
             statement.execute("CREATE TRIGGER it_doom BEFORE UPDATE ON stock FOR EACH ROW"
                     + " WHEN (NEW.sku LIKE '" + DOOMED + "%') EXECUTE FUNCTION it_doom()");
+            statement.execute("""
+                    CREATE FUNCTION it_bank_commit_gate() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN
+                        PERFORM pg_advisory_xact_lock_shared(hashtext(NEW.bank));
+                        RETURN NULL;
+                    END $$""");
+            statement.execute("CREATE CONSTRAINT TRIGGER it_bank_commit_gate AFTER UPDATE ON bank_account"
+                    + " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.bank LIKE '" + SLOW_COMMIT + "%')"
+                    + " EXECUTE FUNCTION it_bank_commit_gate()");
+            // holdFirstUpdate: the first transaction to claim a closed gate waits at it; the claim
+            // is its own until it ends, so every other transaction passes meanwhile.
+            statement.execute("CREATE TABLE it_first_update_gate (table_name VARCHAR(64) PRIMARY KEY)");
+            statement.execute("""
+                    CREATE FUNCTION it_first_update_waits() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN
+                        IF EXISTS (SELECT 1 FROM it_first_update_gate WHERE table_name = TG_TABLE_NAME) THEN
+                            IF pg_try_advisory_xact_lock(hashtext('it-first-update:' || TG_TABLE_NAME)) THEN
+                                PERFORM pg_advisory_xact_lock_shared(hashtext('it-first-update-gate:' || TG_TABLE_NAME));
+                            END IF;
+                        END IF;
+                        RETURN NULL;
+                    END $$""");
         } catch (SQLException e) {
             throw new IllegalStateException("Could not install the test gates in " + database, e);
         } catch (IOException e) {
@@ -97,8 +125,62 @@ final class DatabaseGates {
     }
 
     /**
-     * Holds the advisory lock that commits of reservations of {@code sku} wait for; the SKU must
-     * start with {@value #SLOW_COMMIT}.
+     * Locks an account's row in a transaction of the test's own, until the gate is closed: a
+     * transfer stops at its write of that account, holding the bank's lock.
+     */
+    static Gate holdAccount(SampleDatabase database, String bank, String account) {
+        return open(database, connection -> {
+            connection.setAutoCommit(false);
+            try (PreparedStatement lock = connection.prepareStatement(
+                    "SELECT 1 FROM bank_account WHERE bank = ? AND name = ? FOR UPDATE")) {
+                lock.setString(1, bank);
+                lock.setString(2, account);
+                try (ResultSet row = lock.executeQuery()) {
+                    if (!row.next()) {
+                        throw new IllegalStateException("No account " + account + " of " + bank + " to hold; open it first");
+                    }
+                }
+            }
+        });
+    }
+
+    /**
+     * Closes a gate at the first {@code UPDATE} statement on {@code table} from now on: that
+     * statement waits, before it touches a row, until the gate is opened; every {@code UPDATE}
+     * of another transaction meanwhile passes. A statement-level trigger does it, so the waiting
+     * transaction has locked no row of the table.
+     *
+     * @param table a table of the sample, or Locksmith's fence table {@code locksmith_fence}
+     */
+    static Gate holdFirstUpdate(SampleDatabase database, String table) {
+        Gate gate = open(database, connection -> {
+            try (Statement statement = connection.createStatement()) {
+                // The fence table is Locksmith's: it exists only once a server has started.
+                statement.execute("CREATE OR REPLACE TRIGGER it_first_update_waits BEFORE UPDATE ON " + table
+                        + " FOR EACH STATEMENT EXECUTE FUNCTION it_first_update_waits()");
+            }
+            try (PreparedStatement lock = connection.prepareStatement("SELECT pg_advisory_lock(hashtext(?))")) {
+                lock.setString(1, "it-first-update-gate:" + table);
+                lock.execute();
+            }
+            try (PreparedStatement arm = connection.prepareStatement("INSERT INTO it_first_update_gate VALUES (?)")) {
+                arm.setString(1, table);
+                arm.execute();
+            }
+        });
+        // Disarmed before it opens: the waiting statement goes on, and no later one stops.
+        return gate.beforeOpening(connection -> {
+            try (PreparedStatement disarm = connection.prepareStatement(
+                    "DELETE FROM it_first_update_gate WHERE table_name = ?")) {
+                disarm.setString(1, table);
+                disarm.execute();
+            }
+        });
+    }
+
+    /**
+     * Holds the advisory lock that commits of reservations of {@code sku}, or of transfers in the
+     * bank {@code sku}, wait for; the name must start with {@value #SLOW_COMMIT}.
      */
     static Gate holdCommit(SampleDatabase database, String sku) {
         if (!sku.startsWith(SLOW_COMMIT)) {
@@ -139,7 +221,8 @@ final class DatabaseGates {
         try {
             connection = database.connect();
             hold.run(connection);
-            return new Gate(connection);
+            return new Gate(connection, ignored -> {
+            });
         } catch (SQLException | RuntimeException e) {
             if (connection != null) {
                 try {
@@ -162,18 +245,28 @@ final class DatabaseGates {
      */
     static final class Gate implements AutoCloseable {
         private final Connection connection;
+        private final SqlStep beforeOpening;
 
-        private Gate(Connection connection) {
+        private Gate(Connection connection, SqlStep beforeOpening) {
             this.connection = connection;
+            this.beforeOpening = beforeOpening;
+        }
+
+        private Gate beforeOpening(SqlStep step) {
+            return new Gate(connection, step);
         }
 
         /**
          * Opens the gate: ends the test's transaction (or its session's advisory lock) without
-         * changing anything.
+         * changing anything. Opening an open gate does nothing.
          */
         @Override
         public void close() {
             try {
+                if (connection.isClosed()) {
+                    return;
+                }
+                beforeOpening.run(connection);
                 if (!connection.getAutoCommit()) {
                     connection.rollback();
                 }

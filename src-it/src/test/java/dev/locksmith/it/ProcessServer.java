@@ -44,6 +44,13 @@ abstract class ProcessServer implements SampleServer {
     }
 
     @Override
+    public final Frozen freeze() {
+        ProcessHandle jvm = process.jvm();
+        ServerProcess.signal(jvm, "STOP");
+        return () -> ServerProcess.signal(jvm, "CONT");
+    }
+
+    @Override
     public final void stop() {
         if (process != null) {
             process.stop();

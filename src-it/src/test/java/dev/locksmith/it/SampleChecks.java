@@ -30,32 +30,15 @@ import org.junit.jupiter.params.provider.EnumSource;
  * The locking claims, end to end, on two servers of one runtime running the unchanged sample
  * WAR, one Redis and one PostgreSQL database, all real processes on loopback. Each subclass
  * names the runtime and registers its {@link SampleCluster}. Reservations are stopped and failed
- * from the database ({@link DatabaseGates}), not by code in the WAR.
+ * from the database ({@link DatabaseGates}), not by code in the WAR. The bank's fenced transfers
+ * are checked by the superclass, {@link FencedTransferChecks}, on the same servers.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-abstract class SampleChecks {
-    static final Duration SOON = Duration.ofSeconds(30);
+abstract class SampleChecks extends FencedTransferChecks {
     /** The lock of the sample's scheduled job, {@code dev.locksmith.sample.jobs.SlotJob.LOCK}. */
     static final String SLOT_JOB_LOCK = "sample-job";
     /** The lock of the sample's task on the ManagedScheduledExecutorService, {@code ManagedSlotTask.LOCK}. */
     static final String MANAGED_TASK_LOCK = "sample-task";
-
-    /**
-     * @return the cluster the subclass registered
-     */
-    abstract SampleCluster cluster();
-
-    private SampleClient first() {
-        return cluster().server(0);
-    }
-
-    private SampleClient second() {
-        return cluster().server(1);
-    }
-
-    private SampleDatabase database() {
-        return cluster().postgres();
-    }
 
     /**
      * A reservation of one unit on the first server, stopped inside its locked method: the test

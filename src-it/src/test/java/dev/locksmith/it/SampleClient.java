@@ -87,6 +87,38 @@ final class SampleClient {
     }
 
     /**
+     * @return {@code PUT /api/bank/{bank}/accounts/{account}}: the account opened with that balance
+     */
+    Reply openAccount(String bank, String account, long balance) {
+        return send(json(request("/api/bank/" + bank + "/accounts/" + account), "PUT", "{\"balance\": " + balance + "}"));
+    }
+
+    /**
+     * @return {@code GET /api/bank/{bank}}: its accounts and their total
+     */
+    Reply bank(String bank) {
+        return send(request("/api/bank/" + bank).GET());
+    }
+
+    /**
+     * @param fenced whether the transfer is fenced ({@code ?fenced=true}) or not
+     * @return the answer of the transfer, once it comes
+     */
+    CompletableFuture<Reply> transferAsync(String bank, String from, String to, long amount, boolean fenced) {
+        return HTTP.sendAsync(transferRequest(bank, from, to, amount, fenced).build(), HttpResponse.BodyHandlers.ofString())
+                .thenApply(SampleClient::reply);
+    }
+
+    Reply transfer(String bank, String from, String to, long amount, boolean fenced) {
+        return send(transferRequest(bank, from, to, amount, fenced));
+    }
+
+    private HttpRequest.Builder transferRequest(String bank, String from, String to, long amount, boolean fenced) {
+        return json(request("/api/bank/" + bank + "/transfers?fenced=" + fenced), "POST",
+                "{\"from\": \"" + from + "\", \"to\": \"" + to + "\", \"amount\": " + amount + "}");
+    }
+
+    /**
      * @return {@code GET /api/locks/{name}}: the lock's description
      */
     Reply describeLock(String name) {

@@ -69,6 +69,25 @@ final class SampleDatabase implements AutoCloseable {
     }
 
     /**
+     * @return the committed balances of the bank's accounts, by account
+     */
+    java.util.SortedMap<String, Long> balances(String bank) {
+        java.util.SortedMap<String, Long> balances = new java.util.TreeMap<>();
+        try (Connection connection = connect(); PreparedStatement query = connection.prepareStatement(
+                "SELECT name, balance FROM bank_account WHERE bank = ?")) {
+            query.setString(1, bank);
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    balances.put(rows.getString(1), rows.getLong(2));
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Querying " + name + "'s accounts of " + bank + " failed", e);
+        }
+        return balances;
+    }
+
+    /**
      * @param job the job, its lock name: {@code sample-job} (the scheduled job) or {@code sample-task}
      *            (the task on the {@code ManagedScheduledExecutorService})
      * @return the runs of that job of the sample whose slot is in {@code [from, to)}, each as

@@ -55,6 +55,15 @@ interface SampleServer extends AutoCloseable {
     void stop();
 
     /**
+     * SIGSTOP to the server's JVM: every thread of it stands still, as in a long garbage
+     * collection or a frozen VM, its sockets open, until {@link Frozen#close()} sends SIGCONT.
+     *
+     * @return the pause, to end in a {@code finally} (try-with-resources) so a failed test never
+     *         leaves the server stopped
+     */
+    Frozen freeze();
+
+    /**
      * Starts it again, possibly on another port, after {@link #kill()} or {@link #stop()}.
      */
     void restart();
@@ -73,5 +82,16 @@ interface SampleServer extends AutoCloseable {
     @Override
     default void close() {
         stop();
+    }
+
+    /**
+     * A server stopped by {@link #freeze()}.
+     */
+    interface Frozen extends AutoCloseable {
+        /**
+         * SIGCONT: the server goes on where it stood.
+         */
+        @Override
+        void close();
     }
 }

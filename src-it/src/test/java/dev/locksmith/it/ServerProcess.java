@@ -175,6 +175,29 @@ final class ServerProcess {
     }
 
     /**
+     * Sends a signal that Java has no API for, such as STOP and CONT, with {@code kill}.
+     *
+     * @param process the process
+     * @param signal  the signal's name without {@code SIG}
+     * @throws IllegalStateException if {@code kill} failed
+     */
+    static void signal(ProcessHandle process, String signal) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+                    .redirectErrorStream(true).start();
+            if (!kill.waitFor(30, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + process.pid() + " failed: "
+                        + new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not run kill -" + signal + " " + process.pid(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while sending SIG" + signal + " to " + process.pid(), e);
+        }
+    }
+
+    /**
      * SIGKILL to the server's JVM, as a crash would end it.
      */
     void kill() {
