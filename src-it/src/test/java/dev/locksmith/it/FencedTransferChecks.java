@@ -1,6 +1,7 @@
 package dev.locksmith.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.locksmith.DistributedLock;
 import dev.locksmith.LockInfo;
@@ -12,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -152,6 +154,33 @@ abstract class FencedTransferChecks {
     }
 
     /**
+     * The schedule of {@link #aHolderPausedBeforeItsCheckIsRefusedByTheFence}, with the first
+     * transfer made by a stateless session bean ({@code ?teller=ejb}) in the container's own
+     * transaction: the fence refuses it the same way. On the runtimes with Enterprise Beans.
+     */
+    @Test
+    @Order(9)
+    void aSessionBeanHolderPausedBeforeItsCheckIsRefusedByTheFence() throws Exception {
+        assumeTrue(cluster().runtime().lockedPaths().contains(Via.EJB), "no Enterprise Beans on this runtime");
+        String bank = openBank("ejb-before-check-");
+
+        Replies replies = firstPausedPastItsLease(bank, true,
+                () -> DatabaseGates.holdFirstUpdate(database(), "locksmith_fence"), true,
+                () -> first().sessionBeanTransferAsync(bank, "a", "b", 10));
+
+        Reply firstReply = replies.first();
+        Reply secondReply = replies.second();
+        Map<String, Long> balances = database().balances(bank);
+        report("a pause before the check, session bean", true, balances, firstReply, secondReply);
+        assertThat(secondReply.status()).as("the second server overtook the first: %s", secondReply).isEqualTo(201);
+        assertThat(firstReply.status()).as("%s", firstReply).isEqualTo(409);
+        assertThat(firstReply.code()).isEqualTo("FENCED_WRITE_REFUSED");
+        assertThat(firstReply.string("message")).contains("Fenced write refused for lock '", bank);
+        assertThat(balances).containsExactlyInAnyOrderEntriesOf(Map.of("a", 100L, "b", 95L, "c", 105L));
+        assertNothingLeft(bank);
+    }
+
+    /**
      * @return a new bank with accounts a, b and c of 100 each, opened on the first server under
      *         the bank's fenced lock, so its fence row exists before a schedule starts
      */
@@ -177,11 +206,17 @@ abstract class FencedTransferChecks {
      */
     private Replies firstPausedPastItsLease(String bank, boolean fenced, Supplier<DatabaseGates.Gate> gate,
             boolean secondOvertakes) throws Exception {
+        return firstPausedPastItsLease(bank, fenced, gate, secondOvertakes,
+                () -> first().transferAsync(bank, "a", "b", 10, fenced));
+    }
+
+    private Replies firstPausedPastItsLease(String bank, boolean fenced, Supplier<DatabaseGates.Gate> gate,
+            boolean secondOvertakes, Supplier<CompletableFuture<Reply>> firstTransferOfTen) throws Exception {
         CompletableFuture<Reply> firstTransfer;
         CompletableFuture<Reply> secondTransfer;
         DatabaseGates.Gate closed = gate.get();
         try {
-            firstTransfer = first().transferAsync(bank, "a", "b", 10, fenced);
+            firstTransfer = firstTransferOfTen.get();
             DatabaseGates.awaitWaiting(database(), 1, SOON);
             assertThat(lockOf(bank).isLocked()).as("the first server holds bank:%s", bank).isTrue();
             SampleServer.Frozen paused = cluster().process(0).freeze();

@@ -109,6 +109,16 @@ final class SampleClient {
                 .thenApply(SampleClient::reply);
     }
 
+    /**
+     * @return the answer of the fenced transfer through the sample's stateless session bean
+     *         ({@code ?teller=ejb}), once it comes
+     */
+    CompletableFuture<Reply> sessionBeanTransferAsync(String bank, String from, String to, long amount) {
+        return HTTP.sendAsync(json(request("/api/bank/" + bank + "/transfers?fenced=true&teller=ejb"), "POST",
+                        "{\"from\": \"" + from + "\", \"to\": \"" + to + "\", \"amount\": " + amount + "}").build(),
+                HttpResponse.BodyHandlers.ofString()).thenApply(SampleClient::reply);
+    }
+
     Reply transfer(String bank, String from, String to, long amount, boolean fenced) {
         return send(transferRequest(bank, from, to, amount, fenced));
     }

@@ -1,6 +1,7 @@
 package dev.locksmith.sample.bank;
 
 import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DefaultValue;
@@ -23,6 +24,7 @@ import jakarta.ws.rs.core.Response;
  * POST /api/bank/acme/transfers {"from": "alice", "to": "bob", "amount": 10}
  *                                                                       -> 201 {"fromBefore", "toBefore", "fromAfter", ...}
  * POST /api/bank/acme/transfers?fenced=false {...}                      -> the same transfer, not fenced
+ * POST /api/bank/acme/transfers?teller=ejb {...}                        -> the fenced transfer through a stateless session bean
  * </pre>
  *
  * <p>A transfer whose holder was paused past its lease answers 409 {@code FENCED_WRITE_REFUSED}
@@ -43,6 +45,9 @@ public class BankResource {
 
     @Inject
     UnfencedTeller unfenced;
+
+    @Inject
+    Instance<SessionBeanTransfers> sessionBeans;
 
     /**
      * The body of {@code PUT /api/bank/{bank}/accounts/{account}}.
@@ -79,7 +84,7 @@ public class BankResource {
     @POST
     @Path("/transfers")
     public Response transfer(@PathParam("bank") String bank, @QueryParam("fenced") @DefaultValue("true") String fencing,
-            TransferRequest body) {
+            @QueryParam("teller") @DefaultValue("cdi") String teller, TransferRequest body) {
         if (body == null || body.from() == null || body.to() == null || body.from().equals(body.to())
                 || body.amount() < 1) {
             throw new IllegalArgumentException("Send {\"from\": account, \"to\": another account, \"amount\": n}"
@@ -89,9 +94,22 @@ public class BankResource {
             throw new IllegalArgumentException("fenced=" + fencing + " is not a choice; use fenced=true (the default)"
                     + " or fenced=false");
         }
-        TransferReceipt receipt = Boolean.parseBoolean(fencing)
-                ? fenced.transfer(bank, body.from(), body.to(), body.amount())
-                : unfenced.transfer(bank, body.from(), body.to(), body.amount());
+        if (!"cdi".equals(teller) && !"ejb".equals(teller)) {
+            throw new IllegalArgumentException("teller=" + teller + " is not a choice; use teller=cdi (the default)"
+                    + " or teller=ejb");
+        }
+        TransferReceipt receipt;
+        if ("ejb".equals(teller)) {
+            if (!Boolean.parseBoolean(fencing) || !sessionBeans.isResolvable()) {
+                throw new IllegalArgumentException("teller=ejb is the fenced transfer of a stateless session bean: it"
+                        + " needs fenced=true and a server with Enterprise Beans");
+            }
+            receipt = sessionBeans.get().transfer(bank, body.from(), body.to(), body.amount());
+        } else {
+            receipt = Boolean.parseBoolean(fencing)
+                    ? fenced.transfer(bank, body.from(), body.to(), body.amount())
+                    : unfenced.transfer(bank, body.from(), body.to(), body.amount());
+        }
         return Response.status(Response.Status.CREATED).entity(receipt).build();
     }
 }
