@@ -8,6 +8,8 @@ import dev.locksmith.Locksmith;
 import dev.locksmith.RedisMode;
 import dev.locksmith.testing.Await;
 import dev.locksmith.testing.IndependentMasters;
+import dev.locksmith.testing.RedisCluster;
+import dev.locksmith.testing.SentinelRedis;
 import dev.locksmith.testing.RedisNode;
 import dev.locksmith.testing.RedisServerExtension;
 import java.time.Duration;
@@ -25,7 +27,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * A job that returns before its minimum hold keeps its lock for the rest of it, and now ends
  * sooner than the lease its waiters were told: every waiter a release would wake is woken to
- * learn that, on one master and under RedLock, for the reentrant and the fair lock. Without the
+ * learn that, in every mode (one master, a master with replicas behind Sentinel, a cluster, and
+ * RedLock), for the reentrant and the fair lock. Without the
  * wake-up a waiter in another process sleeps until the lease it saw ran out.
  */
 class KeptLockWakeUpTest {
@@ -35,20 +38,27 @@ class KeptLockWakeUpTest {
     @RegisterExtension
     static final RedisServerExtension redis = new RedisServerExtension();
     private static IndependentMasters masters;
+    private static RedisCluster cluster;
+    private static SentinelRedis sentinel;
 
     @BeforeAll
     static void startMasters() {
         masters = IndependentMasters.start(3);
+        cluster = RedisCluster.start();
+        sentinel = SentinelRedis.start();
     }
 
     @AfterAll
     static void stopMasters() {
         masters.close();
+        cluster.close();
+        sentinel.close();
     }
 
     @SuppressWarnings("unchecked")
     @ParameterizedTest(name = "{0}, {1} lock")
-    @CsvSource({"STANDALONE, reentrant", "STANDALONE, fair", "REDLOCK, reentrant", "REDLOCK, fair"})
+    @CsvSource({"STANDALONE, reentrant", "STANDALONE, fair", "REDLOCK, reentrant", "REDLOCK, fair",
+            "SENTINEL, reentrant", "SENTINEL, fair", "CLUSTER, reentrant", "CLUSTER, fair"})
     void aKeptLockWakesItsWaitersWhenItsMinimumHoldEndsNotWhenTheLeaseTheySawEnds(RedisMode mode, String kind)
             throws Exception {
         String name = "kept-" + mode + "-" + kind;
@@ -75,7 +85,13 @@ class KeptLockWakeUpTest {
     }
 
     private static LockManager manager(RedisMode mode) {
-        return Locksmith.builder().mode(mode).redisUri(mode == RedisMode.REDLOCK ? masters.uris() : redis.uri())
+        String uri = switch (mode) {
+            case REDLOCK -> masters.uris();
+            case CLUSTER -> cluster.seedsUri();
+            case SENTINEL -> sentinel.sentinelUri();
+            default -> redis.uri();
+        };
+        return Locksmith.builder().mode(mode).redisUri(uri)
                 .leaseTime(LEASE).build();
     }
 
@@ -83,7 +99,12 @@ class KeptLockWakeUpTest {
      * Whether Redis has the waiter's request to be woken: in the fair queue, or marked on the lock.
      */
     private static BooleanSupplier waits(RedisMode mode, String kind, String name) {
-        List<? extends RedisNode> nodes = mode == RedisMode.REDLOCK ? masters.nodes() : List.of(redis.node());
+        List<? extends RedisNode> nodes = switch (mode) {
+            case REDLOCK -> masters.nodes();
+            case CLUSTER -> List.of(cluster.masterOfSlot(cluster.slotOf("locksmith:{" + name + "}")));
+            case SENTINEL -> List.of(sentinel.master());
+            default -> List.of(redis.node());
+        };
         // 'W': a waiter of another process joined the ring or asked to be woken by the release.
         return () -> nodes.stream().allMatch(node -> kind.equals("fair")
                 ? !node.command("LLEN", "locksmith:{" + name + "}:queue").equals("0")
