@@ -93,7 +93,10 @@ public final class RedisEndpoint implements AutoCloseable {
     public static RedisEndpoint connect(RedisResources shared, RedisMode mode, List<RedisURI> uris,
                                         Duration commandTimeout, String description) {
         ClientResources resources = shared.lettuce();
-        List<RedisURI> bounded = uris.stream().map(uri -> connectBoundedBy(uri, commandTimeout)).toList();
+        // Not through Sentinel: there the URI's timeout is also how long Lettuce asks the Sentinels
+        // for the master after a failover, and a failover needs that patience.
+        List<RedisURI> bounded = mode == RedisMode.SENTINEL ? uris
+                : uris.stream().map(uri -> connectBoundedBy(uri, commandTimeout)).toList();
         try {
             if (mode == RedisMode.CLUSTER) {
                 return connectCluster(resources, bounded, commandTimeout, description);
@@ -109,10 +112,11 @@ public final class RedisEndpoint implements AutoCloseable {
      * A URI whose connect (the socket and the handshake) waits at most the command timeout, unless
      * it names a timeout of its own ({@code ?timeout=}): Lettuce's default is a minute, and a server
      * that accepts and stays silent would hold {@code build()}, or a RedLock master's rejoin, that long.
+     * For a master, a RedLock master or a cluster's nodes.
      */
     private static RedisURI connectBoundedBy(RedisURI uri, Duration commandTimeout) {
         if (uri.getTimeout().equals(RedisURI.DEFAULT_TIMEOUT_DURATION)) {
-            uri.setTimeout(commandTimeout); // the manager's own URI, parsed from its settings; its Sentinels' too
+            uri.setTimeout(commandTimeout); // the manager's own URI, parsed from its settings
         }
         return uri;
     }
