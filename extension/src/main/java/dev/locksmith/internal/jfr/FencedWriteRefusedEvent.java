@@ -27,4 +27,14 @@ class FencedWriteRefusedEvent extends jdk.jfr.Event {
 
     @Label("Database Token")
     long databaseToken;
+
+    @Label("Caller Thread")
+    @Description("The thread whose call this is. A virtual thread's events are written by Locksmith's"
+            + " locksmith-jfr thread, which is then the event's own thread")
+    Thread callerThread;
+
+    @Label("Call Site")
+    @Description("A virtual thread's frames below Locksmith's, innermost first; a platform thread's event has"
+            + " its stack trace instead")
+    String callSite;
 }

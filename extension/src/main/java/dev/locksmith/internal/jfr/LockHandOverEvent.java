@@ -23,4 +23,9 @@ class LockHandOverEvent extends jdk.jfr.Event {
 
     @Label("Template")
     String template;
+
+    @Label("Caller Thread")
+    @Description("The thread whose call this is. A virtual thread's events are written by Locksmith's"
+            + " locksmith-jfr thread, which is then the event's own thread")
+    Thread callerThread;
 }

@@ -32,4 +32,9 @@ class LockHeldEvent extends jdk.jfr.Event {
     @Label("Lost")
     @Description("Whether the lease ran out or the lock was taken away while held")
     boolean lost;
+
+    @Label("Caller Thread")
+    @Description("The thread whose call this is. A virtual thread's events are written by Locksmith's"
+            + " locksmith-jfr thread, which is then the event's own thread")
+    Thread callerThread;
 }

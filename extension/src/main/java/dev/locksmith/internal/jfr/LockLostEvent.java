@@ -26,4 +26,9 @@ class LockLostEvent extends jdk.jfr.Event {
 
     @Label("Fencing Token")
     long fencingToken;
+
+    @Label("Caller Thread")
+    @Description("The thread whose call this is. A virtual thread's events are written by Locksmith's"
+            + " locksmith-jfr thread, which is then the event's own thread")
+    Thread callerThread;
 }

@@ -28,4 +28,9 @@ class LockReleaseFailedEvent extends jdk.jfr.Event {
     @Label("Error Kind")
     @Description("transient, or the code Redis refused with, such as NOPERM or OOM")
     String errorKind;
+
+    @Label("Caller Thread")
+    @Description("The thread whose call this is. A virtual thread's events are written by Locksmith's"
+            + " locksmith-jfr thread, which is then the event's own thread")
+    Thread callerThread;
 }

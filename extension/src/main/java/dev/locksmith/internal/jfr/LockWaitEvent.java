@@ -32,4 +32,14 @@ class LockWaitEvent extends jdk.jfr.Event {
 
     @Label("Fencing Token")
     long fencingToken;
+
+    @Label("Caller Thread")
+    @Description("The thread whose call this is. A virtual thread's events are written by Locksmith's"
+            + " locksmith-jfr thread, which is then the event's own thread")
+    Thread callerThread;
+
+    @Label("Call Site")
+    @Description("A virtual thread's frames below Locksmith's, innermost first; a platform thread's event has"
+            + " its stack trace instead")
+    String callSite;
 }

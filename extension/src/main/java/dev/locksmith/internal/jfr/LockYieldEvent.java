@@ -24,4 +24,9 @@ class LockYieldEvent extends jdk.jfr.Event {
 
     @Label("Template")
     String template;
+
+    @Label("Caller Thread")
+    @Description("The thread whose call this is. A virtual thread's events are written by Locksmith's"
+            + " locksmith-jfr thread, which is then the event's own thread")
+    Thread callerThread;
 }
