@@ -162,7 +162,9 @@ class FlightRecorderTest {
         Files.delete(dump);
 
         assertThat(events).hasSize(8).allSatisfy(event -> {
-            assertThat(event.getThread("callerThread").getJavaThreadId()).isEqualTo(Thread.currentThread().getId());
+            assertThat(event.getLong("callerThreadId")).isEqualTo(Thread.currentThread().getId());
+            assertThat(event.getString("callerThreadName")).isEqualTo(Thread.currentThread().getName());
+            assertThat(event.getBoolean("callerVirtual")).isFalse();
             assertThat(event.getThread().getJavaThreadId()).as("a platform thread commits its own events")
                     .isEqualTo(Thread.currentThread().getId());
             assertThat(event.getString("lockName")).isEqualTo("warehouse-east:stock:7");

@@ -15,7 +15,7 @@ public class CountingService {
     /**
      * @param key which counter
      */
-    @Locked("vt:bean:{0}")
+    @Locked("inventory:bean:warehouse-{0}")
     public void add(String key) {
         guarded(key).write();
     }

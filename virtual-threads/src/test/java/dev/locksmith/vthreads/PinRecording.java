@@ -1,15 +1,11 @@
 package dev.locksmith.vthreads;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import jdk.jfr.Recording;
+import java.util.concurrent.CopyOnWriteArrayList;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
-import jdk.jfr.consumer.RecordingFile;
+import jdk.jfr.consumer.RecordingStream;
 
 /**
  * A Flight Recorder recording of every pinned virtual thread ({@code jdk.VirtualThreadPinned} with
@@ -17,19 +13,25 @@ import jdk.jfr.consumer.RecordingFile;
  * record Locksmith's events runs. Stop it to read what pinned.
  */
 final class PinRecording implements AutoCloseable {
-    private final Recording recording = new Recording();
+    private final RecordingStream stream = new RecordingStream();
+    private final List<RecordedEvent> events = new CopyOnWriteArrayList<>();
 
     private PinRecording() {
     }
 
     static PinRecording start() {
         PinRecording pins = new PinRecording();
-        pins.recording.enable("jdk.VirtualThreadPinned").withThreshold(Duration.ZERO).withStackTrace();
+        pins.stream.enable("jdk.VirtualThreadPinned").withThreshold(Duration.ZERO).withStackTrace();
         for (String name : List.of("LockWait", "LockHeld", "LockLost", "LockSkipped", "LockHandOver", "LockYield",
                 "LockReleaseFailed", "FencedWriteRefused")) {
-            pins.recording.enable("dev.locksmith." + name).withThreshold(Duration.ZERO).withStackTrace();
+            pins.stream.enable("dev.locksmith." + name).withThreshold(Duration.ZERO).withStackTrace();
         }
-        pins.recording.start();
+        // A stream, as JDK Mission Control or an agent reads a production recording: it flushes every
+        // second, and each flush starts a new generation of Flight Recorder's string pool, so the next
+        // event to name a lock sends its strings to the JVM again, under the pool's monitor.
+        pins.stream.setReuse(false);
+        pins.stream.onEvent(pins.events::add);
+        pins.stream.startAsync();
         return pins;
     }
 
@@ -37,23 +39,13 @@ final class PinRecording implements AutoCloseable {
      * @return what the recording saw, from its start until now
      */
     Pins stop() {
-        recording.stop();
-        try {
-            Path dump = Files.createTempFile("locksmith-vthreads", ".jfr");
-            try {
-                recording.dump(dump);
-                return Pins.of(RecordingFile.readAllEvents(dump));
-            } finally {
-                Files.delete(dump);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        stream.stop(); // delivers every event recorded so far, then returns
+        return Pins.of(List.copyOf(events));
     }
 
     @Override
     public void close() {
-        recording.close();
+        stream.close();
     }
 
     /**
@@ -75,7 +67,8 @@ final class PinRecording implements AutoCloseable {
             return new Pins(ours.stream().filter(event -> !loadsAClass(event)).toList(),
                     ours.stream().filter(Pins::loadsAClass).toList(),
                     pinned.stream().filter(event -> !hasLocksmithFrame(event)).toList(),
-                    events.stream().filter(event -> event.getEventType().getName().startsWith("dev.locksmith.")).toList());
+                    events.stream().filter(event -> event.getEventType().getName().startsWith("dev.locksmith."))
+                            .toList());
         }
 
         /**
@@ -119,8 +112,8 @@ final class PinRecording implements AutoCloseable {
             return frames(event).stream().anyMatch(frame -> {
                 String type = frame.getMethod().getType().getName();
                 String method = frame.getMethod().getName();
-                return method.equals("<clinit>") || type.equals("java.lang.ClassLoader") && method.startsWith("loadClass")
-                        || type.startsWith("jdk.internal.loader.");
+                return method.equals("<clinit>") || type.startsWith("jdk.internal.loader.")
+                        || type.equals("java.lang.ClassLoader") && method.startsWith("loadClass");
             });
         }
 

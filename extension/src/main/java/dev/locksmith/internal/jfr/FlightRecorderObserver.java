@@ -10,7 +10,8 @@ import dev.locksmith.internal.observe.WaitObservation;
  * {@code LockYield}, {@code LockReleaseFailed}, {@code LockSkipped} and {@code FencedWriteRefused} events. Each is begun and committed only when
  * Flight Recorder records it, so without a recording the cost is a check per wait, hold and release.
  *
- * <p>Every event names its {@code callerThread}. A platform thread commits its events itself, with their
+ * <p>Every event names the thread whose call it records ({@code callerThreadId}, {@code callerThreadName},
+ * {@code callerVirtual}). A platform thread commits its events itself, with their
  * stack traces; a virtual thread sets the fields, its {@code callSite} for the two events that carry a
  * stack trace, and the start and end, then hands the commit to {@link EventWriting}, so that it never
  * writes to Flight Recorder pinned to its carrier.
@@ -58,7 +59,7 @@ public final class FlightRecorderObserver implements LockObserver {
                     event.kind = label.kind();
                     event.template = label.template();
                     event.outcome = outcome;
-                    event.callerThread = Thread.currentThread();
+                    event.calledFrom(Thread.currentThread());
                     event.callSite = callSiteOfVirtualThread();
                     EventWriting.SHARED.commit(event);
                 }
@@ -82,7 +83,7 @@ public final class FlightRecorderObserver implements LockObserver {
                     event.kind = label.kind();
                     event.template = label.template();
                     event.fencingToken = fencingToken;
-                    event.callerThread = Thread.currentThread();
+                    event.calledFrom(Thread.currentThread());
                     EventWriting.SHARED.commit(event);
                 }
             }
@@ -98,7 +99,7 @@ public final class FlightRecorderObserver implements LockObserver {
                     held.kind = label.kind();
                     held.template = label.template();
                     held.fencingToken = fencingToken;
-                    held.callerThread = Thread.currentThread();
+                    held.calledFrom(Thread.currentThread());
                     EventWriting.SHARED.commit(held);
                 }
             }
@@ -112,7 +113,7 @@ public final class FlightRecorderObserver implements LockObserver {
             event.lockName = label.name();
             event.kind = label.kind();
             event.template = label.template();
-            event.callerThread = Thread.currentThread();
+            event.calledFrom(Thread.currentThread());
             EventWriting.SHARED.commit(event);
         }
     }
@@ -124,7 +125,7 @@ public final class FlightRecorderObserver implements LockObserver {
             event.lockName = label.name();
             event.kind = label.kind();
             event.template = label.template();
-            event.callerThread = Thread.currentThread();
+            event.calledFrom(Thread.currentThread());
             EventWriting.SHARED.commit(event);
         }
     }
@@ -136,7 +137,7 @@ public final class FlightRecorderObserver implements LockObserver {
             event.lockName = label.name();
             event.kind = label.kind();
             event.template = label.template();
-            event.callerThread = Thread.currentThread();
+            event.calledFrom(Thread.currentThread());
             EventWriting.SHARED.commit(event);
         }
     }
@@ -149,7 +150,7 @@ public final class FlightRecorderObserver implements LockObserver {
             event.kind = label.kind();
             event.template = label.template();
             event.errorKind = errorKind;
-            event.callerThread = Thread.currentThread();
+            event.calledFrom(Thread.currentThread());
             EventWriting.SHARED.commit(event);
         }
     }
@@ -162,7 +163,7 @@ public final class FlightRecorderObserver implements LockObserver {
             event.template = label.template();
             event.fencingToken = fencingToken;
             event.databaseToken = databaseToken;
-            event.callerThread = Thread.currentThread();
+            event.calledFrom(Thread.currentThread());
             event.callSite = callSiteOfVirtualThread();
             EventWriting.SHARED.commit(event);
         }

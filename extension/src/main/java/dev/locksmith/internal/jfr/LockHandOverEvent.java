@@ -14,7 +14,7 @@ import jdk.jfr.StackTrace;
 @Category("Locksmith")
 @Description("A release passed a Locksmith lock straight to another thread of this process")
 @StackTrace(false)
-class LockHandOverEvent extends jdk.jfr.Event {
+class LockHandOverEvent extends LocksmithEvent {
     @Label("Lock Name")
     String lockName;
 
@@ -23,9 +23,4 @@ class LockHandOverEvent extends jdk.jfr.Event {
 
     @Label("Template")
     String template;
-
-    @Label("Caller Thread")
-    @Description("The thread whose call this is. A virtual thread's events are written by Locksmith's"
-            + " locksmith-jfr thread, which is then the event's own thread")
-    Thread callerThread;
 }

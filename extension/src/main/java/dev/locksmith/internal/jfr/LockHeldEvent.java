@@ -16,7 +16,7 @@ import jdk.jfr.Threshold;
 @Description("A Locksmith distributed lock was held, from its grant to its release")
 @Threshold("20 ms")
 @StackTrace(false)
-class LockHeldEvent extends jdk.jfr.Event {
+class LockHeldEvent extends LocksmithEvent {
     @Label("Lock Name")
     String lockName;
 
@@ -32,9 +32,4 @@ class LockHeldEvent extends jdk.jfr.Event {
     @Label("Lost")
     @Description("Whether the lease ran out or the lock was taken away while held")
     boolean lost;
-
-    @Label("Caller Thread")
-    @Description("The thread whose call this is. A virtual thread's events are written by Locksmith's"
-            + " locksmith-jfr thread, which is then the event's own thread")
-    Thread callerThread;
 }

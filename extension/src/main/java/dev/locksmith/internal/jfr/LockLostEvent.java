@@ -14,7 +14,7 @@ import jdk.jfr.StackTrace;
 @Category("Locksmith")
 @Description("A held Locksmith lock was lost: its lease ran out or it was force-unlocked")
 @StackTrace(false)
-class LockLostEvent extends jdk.jfr.Event {
+class LockLostEvent extends LocksmithEvent {
     @Label("Lock Name")
     String lockName;
 
@@ -26,9 +26,4 @@ class LockLostEvent extends jdk.jfr.Event {
 
     @Label("Fencing Token")
     long fencingToken;
-
-    @Label("Caller Thread")
-    @Description("The thread whose call this is. A virtual thread's events are written by Locksmith's"
-            + " locksmith-jfr thread, which is then the event's own thread")
-    Thread callerThread;
 }

@@ -15,7 +15,7 @@ import jdk.jfr.StackTrace;
 @Description("A release or hand-over of a Locksmith lock got an error or no answer; the lock stays taken"
         + " until its lease runs out")
 @StackTrace(false)
-class LockReleaseFailedEvent extends jdk.jfr.Event {
+class LockReleaseFailedEvent extends LocksmithEvent {
     @Label("Lock Name")
     String lockName;
 
@@ -28,9 +28,4 @@ class LockReleaseFailedEvent extends jdk.jfr.Event {
     @Label("Error Kind")
     @Description("transient, or the code Redis refused with, such as NOPERM or OOM")
     String errorKind;
-
-    @Label("Caller Thread")
-    @Description("The thread whose call this is. A virtual thread's events are written by Locksmith's"
-            + " locksmith-jfr thread, which is then the event's own thread")
-    Thread callerThread;
 }

@@ -15,7 +15,7 @@ import jdk.jfr.StackTrace;
 @Description("A job under a Locksmith lock was not run because the lock was held elsewhere: another server runs"
         + " or ran this slot")
 @StackTrace(false)
-class LockSkippedEvent extends jdk.jfr.Event {
+class LockSkippedEvent extends LocksmithEvent {
     @Label("Lock Name")
     String lockName;
 
@@ -24,9 +24,4 @@ class LockSkippedEvent extends jdk.jfr.Event {
 
     @Label("Template")
     String template;
-
-    @Label("Caller Thread")
-    @Description("The thread whose call this is. A virtual thread's events are written by Locksmith's"
-            + " locksmith-jfr thread, which is then the event's own thread")
-    Thread callerThread;
 }

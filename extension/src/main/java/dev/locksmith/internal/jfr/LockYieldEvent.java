@@ -15,7 +15,7 @@ import jdk.jfr.StackTrace;
 @Description("A release offered a Locksmith lock to the next process waiting for it (one process is woken,"
         + " not all)")
 @StackTrace(false)
-class LockYieldEvent extends jdk.jfr.Event {
+class LockYieldEvent extends LocksmithEvent {
     @Label("Lock Name")
     String lockName;
 
@@ -24,9 +24,4 @@ class LockYieldEvent extends jdk.jfr.Event {
 
     @Label("Template")
     String template;
-
-    @Label("Caller Thread")
-    @Description("The thread whose call this is. A virtual thread's events are written by Locksmith's"
-            + " locksmith-jfr thread, which is then the event's own thread")
-    Thread callerThread;
 }
