@@ -12,6 +12,7 @@ import dev.locksmith.testing.RedisServerExtension;
 import dev.locksmith.testing.TestConfig;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -19,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
+import java.util.stream.Collectors;
 import jdk.jfr.consumer.RecordedEvent;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -101,7 +103,7 @@ class VirtualThreadLockingTest {
         });
 
         assertExcludedAndCounted(guarded, THREADS);
-        assertNoPinsFromLocksmith();
+        assertNoPinsFromLocksmith("inventory:reentrant:");
     }
 
     @Test
@@ -164,7 +166,7 @@ class VirtualThreadLockingTest {
         assertThat(served).as("the longest-waiting virtual thread of either manager goes next")
                 .containsExactlyElementsOf(java.util.stream.IntStream.range(0, waiters).boxed().toList());
         assertThat(redis.lockStateLeftBehind(5_000)).isEmpty();
-        assertNoPinsFromLocksmith();
+        assertNoPinsFromLocksmith("inventory:fair:warehouse-");
     }
 
     @Test
@@ -193,7 +195,7 @@ class VirtualThreadLockingTest {
         });
 
         assertExcludedAndCounted(guarded, writers);
-        assertNoPinsFromLocksmith();
+        assertNoPinsFromLocksmith("inventory:read-write:");
     }
 
     @Test
@@ -228,7 +230,7 @@ class VirtualThreadLockingTest {
             }
         }
         assertThat(redis.lockStateLeftBehind(5_000)).isEmpty();
-        assertNoPinsFromLocksmith();
+        assertNoPinsFromLocksmith("inventory:bean:warehouse-k");
     }
 
     private static void takeAndRelease(DistributedLock lock) {
@@ -259,9 +261,20 @@ class VirtualThreadLockingTest {
         assertThat(redis.lockStateLeftBehind(5_000)).isEmpty();
     }
 
-    private void assertNoPinsFromLocksmith() {
+    /**
+     * @param names the prefix of the names the crowd took: each of its virtual threads waited at least once
+     *              on one of them, so each must be the caller of at least one {@code LockWait} event,
+     *              which only the hand-over to Locksmith's writer thread can have lost
+     */
+    private void assertNoPinsFromLocksmith(String names) {
         PinRecording.Pins pins = recording.stop();
         System.out.println(testName() + ": " + pins.summary());
+        Set<Long> waited = pins.locksmithEvents().stream()
+                .filter(event -> event.getEventType().getName().equals("dev.locksmith.LockWait"))
+                .filter(event -> event.getString("lockName").startsWith(names))
+                .map(event -> event.getLong("callerThreadId"))
+                .collect(Collectors.toSet());
+        assertThat(waited).as("virtual threads with a LockWait event on " + names + "*").hasSize(THREADS);
 
         assertThat(pins.locksmith()).as("virtual threads pinned in Locksmith's frames:" + pins.firstStacks()).isEmpty();
         assertThat(pins.locksmithEvents()).as("the recording includes Locksmith's own events").isNotEmpty();
