@@ -13,11 +13,12 @@ import jdk.jfr.Event;
  * as before; on one platform thread of Locksmith's own ({@code locksmith-jfr}) when the caller is a
  * virtual thread.
  *
- * <p>Why: while a virtual thread writes an event, the JDK pins it to its carrier. Inside that section the
- * JDK's string pool takes a monitor for every string field of 17 characters or more that it has not yet
- * sent to the JVM in the current chunk (lock names and templates usually are that long), so thousands of
- * waiting virtual threads queue on that monitor with their carriers blocked, and each such wait is a
- * {@code jdk.VirtualThreadPinned} event. A single platform writer never contends and never pins.
+ * <p>Why: an event's writer cannot move to another carrier, so when a virtual thread's event sends a string
+ * field of 17 characters or more to the JVM ({@code jdk.jfr.internal.StringPool}: once per string and
+ * chunk or flush; lock names and templates are usually that long), the JDK pins the thread and takes one
+ * JVM-wide monitor. Thousands of waiting virtual threads would queue on that monitor with their carriers
+ * blocked, each such wait a {@code jdk.VirtualThreadPinned} event. A single platform writer never
+ * contends and never pins.
  *
  * <p>Threads: any caller hands an event over (an offer to a bounded queue, whose lock a virtual thread
  * waits for without pinning); the writer thread alone takes events off it. The writer is started on the

@@ -14,7 +14,7 @@ import dev.locksmith.internal.observe.WaitObservation;
  * {@code callerVirtual}). A platform thread commits its events itself, with their
  * stack traces; a virtual thread sets the fields, its {@code callSite} for the two events that carry a
  * stack trace, and the start and end, then hands the commit to {@link EventWriting}, so that it never
- * writes to Flight Recorder pinned to its carrier.
+ * sends a string to Flight Recorder's pool, where the JDK pins it and takes a monitor.
  */
 public final class FlightRecorderObserver implements LockObserver {
 
