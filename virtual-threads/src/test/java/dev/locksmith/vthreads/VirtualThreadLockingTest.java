@@ -19,7 +19,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 import jdk.jfr.consumer.RecordedEvent;
 import org.junit.jupiter.api.AfterEach;
@@ -243,8 +242,7 @@ class VirtualThreadLockingTest {
     }
 
     private static Exclusion[] guards() {
-        IntFunction<Exclusion[]> array = Exclusion[]::new;
-        Exclusion[] guarded = array.apply(NAMES);
+        Exclusion[] guarded = new Exclusion[NAMES];
         for (int n = 0; n < NAMES; n++) {
             guarded[n] = new Exclusion();
         }
@@ -268,7 +266,7 @@ class VirtualThreadLockingTest {
      */
     private void assertNoPinsFromLocksmith(String names) {
         PinRecording.Pins pins = recording.stop();
-        System.out.println(testName() + ": " + pins.summary());
+        System.out.println(names + "*: " + pins.summary());
         Set<Long> waited = pins.locksmithEvents().stream()
                 .filter(event -> event.getEventType().getName().equals("dev.locksmith.LockWait"))
                 .filter(event -> event.getString("lockName").startsWith(names))
@@ -290,11 +288,6 @@ class VirtualThreadLockingTest {
                 .isNotEqualTo(wait.getThread().getJavaThreadId());
         assertThat(wait.getThread().getJavaName()).as("committed off the virtual thread").isEqualTo("locksmith-jfr");
         assertThat(wait.getString("callSite")).contains("dev.locksmith.vthreads.");
-    }
-
-    private static String testName() {
-        return StackWalker.getInstance().walk(frames -> frames.map(StackWalker.StackFrame::getMethodName)
-                .filter(name -> !name.startsWith("assert") && !name.equals("testName")).findFirst().orElse("?"));
     }
 
     private static long queueLength(String name) {
