@@ -67,7 +67,10 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
                                       locksmith_transaction, locksmith_fenced, redisson, raw
                                       (default all)
               --scenarios A,B         some of uncontended_1, uncontended_8, contended, fair, read,
-                                      read_write_mixed, write, multi, redlock, the fenced-writes
+                                      read_write_mixed, write, multi, redlock, virtual_1 and
+                                      virtual_4 (1,000 virtual threads over 2 JVMs on 1 and on
+                                      4 names; Java 21+ only, left out of the default run on
+                                      an older JDK), the fenced-writes
                                       rows fenced_1 and fenced_8 (or fenced, both: a @Locked
                                       @Transactional method writing one row of a PostgreSQL the
                                       run starts, with and without fenced = true, taking turns;
@@ -166,6 +169,12 @@ record BenchmarkOptions(Duration warmup, Duration measure, Duration kindsWarmup,
             }
         }
         List<Scenario> scenarios = scenarios(scenarioNames, quick, scenariosNamed);
+        if (!VirtualThreadFactory.available()) {
+            if (scenariosNamed && scenarios.stream().anyMatch(Scenario::virtualThreads)) {
+                throw new IllegalArgumentException(VirtualThreadFactory.unavailable());
+            }
+            scenarios = scenarios.stream().filter(scenario -> !scenario.virtualThreads()).toList();
+        }
         return new BenchmarkOptions(warmup, measure, kindsWarmup, kindsMeasure, fencedWarmup, fencedMeasure,
                 scaleWarmup, scaleMeasure,
                 settlingTurns, repetitions, scaleRepetitions, docs, contenders, scenarios, List.of(args));

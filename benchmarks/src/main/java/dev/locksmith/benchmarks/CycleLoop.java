@@ -65,7 +65,7 @@ final class CycleLoop {
             int manager = scenario.managerOf(thread);
             CycleLock lock = clients.get(manager).lockFor(scenario.kind(), scenario.lockName(run, lockIndex));
             CycleLock.Inside inside = inside(lockIndex, jvm * scenario.managersPerJvm() + manager, window);
-            Thread worker = new Thread(() -> {
+            Runnable work = () -> {
                 try {
                     Outcome outcome = cycle(lock, inside, window);
                     cycles[thread] = outcome.cycles();
@@ -73,7 +73,9 @@ final class CycleLoop {
                 } catch (Throwable e) {
                     failure.compareAndSet(null, e);
                 }
-            }, "bench-" + jvm + "-" + thread);
+            };
+            String name = "bench-" + jvm + "-" + thread;
+            Thread worker = scenario.virtualThreads() ? VirtualThreadFactory.unstarted(name, work) : new Thread(work, name);
             workers.add(worker);
             worker.start();
         }

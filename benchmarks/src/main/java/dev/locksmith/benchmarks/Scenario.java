@@ -58,6 +58,16 @@ enum Scenario {
     FENCED_8(Group.FENCED, Kind.REENTRANT, Servers.ONE, "Fenced writes, 8 threads", 1, 8, false,
             "the same with eight threads of one JVM, each its own lock name and row: what the fence's"
                     + " `UPDATE` costs when the database is busy with eight transactions at a time."),
+    // The virtual-thread rows need Java 21+; on an older JDK they are left out of the default run
+    // and refused by name (VirtualThreadFactory says why).
+    VIRTUAL_1(Kind.REENTRANT, "Virtual threads: 1,000 on 1 name", 1,
+            "two worker JVMs of 500 virtual threads each (1,000 in all), every one on the same name of the"
+                    + " reentrant lock, with the JVM's default carrier pool (one carrier per CPU): what a server"
+                    + " whose requests run on virtual threads sees when they all want one lock."),
+    VIRTUAL_4(Kind.REENTRANT, "Virtual threads: 1,000 on 4 names", 4,
+            "the same 1,000 virtual threads over two worker JVMs, spread over four names of the reentrant"
+                    + " lock (250 on each): a few hot names, as a virtual-thread server's requests for a few"
+                    + " popular records would take them."),
     // The scale rows: N processes, each one lock manager (or Redisson client) with its own
     // connections and one thread, spread over a few worker JVMs to keep 2 CPUs sane.
     SCALE_REENTRANT_2(Kind.REENTRANT, 2, 1),
@@ -81,13 +91,21 @@ enum Scenario {
     private final String label;
     private final int jvms;
     private final int threadsPerJvm;
-    private final boolean oneLock;
     private final int managersPerJvm;
+    private final int names; // how many names the threads share, 0 for one name per thread
+    private final boolean virtualThreads;
     private final String description;
 
     Scenario(Group group, Kind kind, Servers servers, String label, int jvms, int threadsPerJvm, boolean oneLock,
              String description) {
-        this(group, kind, servers, label, jvms, threadsPerJvm, oneLock, 1, description);
+        this(group, kind, servers, label, jvms, threadsPerJvm, 1, oneLock ? 1 : 0, false, description);
+    }
+
+    /**
+     * A virtual-thread row: two worker JVMs of 500 virtual threads each, over {@code names} names.
+     */
+    Scenario(Kind kind, String label, int names, String description) {
+        this(Group.KINDS, kind, Servers.ONE, label, 2, 500, 1, names, true, description);
     }
 
     /**
@@ -95,22 +113,23 @@ enum Scenario {
      */
     Scenario(Kind kind, int jvms, int managersPerJvm) {
         this(Group.SCALE, kind, Servers.ONE, "Scale: " + kind.name().toLowerCase(Locale.ROOT) + ", "
-                        + jvms * managersPerJvm + " processes", jvms, managersPerJvm, true, managersPerJvm,
-                jvms * managersPerJvm + " lock managers (each its own connections, as " + jvms * managersPerJvm
-                        + " application servers would have) over " + jvms + " worker JVMs, one thread each, all on"
-                        + " one name of the " + kind.name().toLowerCase(Locale.ROOT) + " lock.");
+                        + jvms * managersPerJvm + " processes", jvms, managersPerJvm, managersPerJvm,
+                1, false, jvms * managersPerJvm + " lock managers (each its own connections, as "
+                        + jvms * managersPerJvm + " application servers would have) over " + jvms + " worker JVMs,"
+                        + " one thread each, all on one name of the " + kind.name().toLowerCase(Locale.ROOT) + " lock.");
     }
 
     private Scenario(Group group, Kind kind, Servers servers, String label, int jvms, int threadsPerJvm,
-                     boolean oneLock, int managersPerJvm, String description) {
+                     int managersPerJvm, int names, boolean virtualThreads, String description) {
         this.group = group;
         this.kind = kind;
         this.servers = servers;
         this.label = label;
         this.jvms = jvms;
         this.threadsPerJvm = threadsPerJvm;
-        this.oneLock = oneLock;
         this.managersPerJvm = managersPerJvm;
+        this.names = names;
+        this.virtualThreads = virtualThreads;
         this.description = description;
     }
 
@@ -277,10 +296,17 @@ enum Scenario {
     }
 
     /**
+     * @return true where the worker threads are virtual threads (Java 21+), not platform threads
+     */
+    boolean virtualThreads() {
+        return virtualThreads;
+    }
+
+    /**
      * @return how many distinct locks the threads of all JVMs use
      */
     int lockCount() {
-        return oneLock ? 1 : jvms * threadsPerJvm;
+        return names > 0 ? names : jvms * threadsPerJvm;
     }
 
     /**
@@ -295,7 +321,8 @@ enum Scenario {
      *         worker JVM {@code jvm} takes
      */
     int lockIndex(int jvm, int thread) {
-        return oneLock ? 0 : jvm * threadsPerJvm + thread;
+        int index = jvm * threadsPerJvm + thread;
+        return names > 0 ? index % names : index;
     }
 
     /**

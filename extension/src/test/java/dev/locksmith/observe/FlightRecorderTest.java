@@ -134,6 +134,60 @@ class FlightRecorderTest {
                 });
     }
 
+    @Test
+    void everyEventNamesTheThreadWhoseCallItIsAndAPlatformThreadKeepsItsStackTrace() throws Exception {
+        LockObserver observer = new FlightRecorderObserver();
+        LockLabel stock = new LockLabel("warehouse-east:stock:7", "reentrant", "warehouse-east:stock:{sku}");
+        Path dump = Files.createTempFile("locksmith", ".jfr");
+        try (Recording recording = new Recording()) {
+            for (String name : List.of("LockWait", "LockHeld", "LockLost", "LockSkipped", "LockHandOver", "LockYield",
+                    "LockReleaseFailed", "FencedWriteRefused")) {
+                recording.enable("dev.locksmith." + name).withThreshold(Duration.ZERO).withStackTrace();
+            }
+            recording.start();
+
+            observer.waitStarted(stock, false).acquired(41);
+            var hold = observer.holdStarted(stock, 41);
+            hold.lost();
+            hold.ended();
+            observer.skipped(stock);
+            observer.handedOver(stock);
+            observer.yielded(stock);
+            observer.releaseFailed(stock, "transient");
+            observer.fenceRefused(stock, 41, 42);
+            recording.stop();
+            recording.dump(dump);
+        }
+        List<RecordedEvent> events = RecordingFile.readAllEvents(dump);
+        Files.delete(dump);
+
+        assertThat(events).hasSize(8).allSatisfy(event -> {
+            assertThat(event.getLong("callerThreadId")).isEqualTo(Thread.currentThread().getId());
+            assertThat(event.getString("callerThreadName")).isEqualTo(Thread.currentThread().getName());
+            assertThat(event.getBoolean("callerVirtual")).isFalse();
+            assertThat(event.getThread().getJavaThreadId()).as("a platform thread commits its own events")
+                    .isEqualTo(Thread.currentThread().getId());
+            assertThat(event.getString("lockName")).isEqualTo("warehouse-east:stock:7");
+            assertThat(event.getString("template")).isEqualTo("warehouse-east:stock:{sku}");
+        });
+        assertThat(events).filteredOn(event -> event.getEventType().getName().equals("dev.locksmith.LockWait"))
+                .singleElement().satisfies(event -> {
+                    assertThat(event.getString("kind")).isEqualTo("reentrant");
+                    assertThat(event.getString("outcome")).isEqualTo("acquired");
+                    assertThat(event.getLong("fencingToken")).isEqualTo(41);
+                    assertThat(event.getString("callSite")).as("only a virtual thread's event needs it").isNull();
+                    assertThat(event.getStackTrace().getFrames()).anySatisfy(frame -> assertThat(
+                            frame.getMethod().getName()).isEqualTo(
+                            "everyEventNamesTheThreadWhoseCallItIsAndAPlatformThreadKeepsItsStackTrace"));
+                });
+        assertThat(events).filteredOn(event -> event.getEventType().getName().equals("dev.locksmith.FencedWriteRefused"))
+                .singleElement().satisfies(event -> {
+                    assertThat(event.getLong("fencingToken")).isEqualTo(41);
+                    assertThat(event.getLong("databaseToken")).isEqualTo(42);
+                    assertThat(event.getStackTrace()).isNotNull();
+                });
+    }
+
     private static LockLabel lockOf(RecordedEvent event) {
         return new LockLabel(event.getString("lockName"), event.getString("kind"), event.getString("template"));
     }

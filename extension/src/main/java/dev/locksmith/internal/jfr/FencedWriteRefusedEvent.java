@@ -15,7 +15,7 @@ import jdk.jfr.StackTrace;
 @Category("Locksmith")
 @Description("The fence table refused the transaction of a Locksmith lock holder whose lock a later holder had taken")
 @StackTrace(true)
-class FencedWriteRefusedEvent extends jdk.jfr.Event {
+class FencedWriteRefusedEvent extends LocksmithEvent {
     @Label("Lock Name")
     String lockName;
 
@@ -27,4 +27,9 @@ class FencedWriteRefusedEvent extends jdk.jfr.Event {
 
     @Label("Database Token")
     long databaseToken;
+
+    @Label("Call Site")
+    @Description("A virtual thread's frames below Locksmith's, innermost first; a platform thread's event has"
+            + " its stack trace instead")
+    String callSite;
 }

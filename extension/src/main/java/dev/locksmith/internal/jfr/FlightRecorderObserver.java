@@ -9,6 +9,12 @@ import dev.locksmith.internal.observe.WaitObservation;
  * Writes {@code dev.locksmith.LockWait}, {@code LockHeld}, {@code LockLost}, {@code LockHandOver},
  * {@code LockYield}, {@code LockReleaseFailed}, {@code LockSkipped} and {@code FencedWriteRefused} events. Each is begun and committed only when
  * Flight Recorder records it, so without a recording the cost is a check per wait, hold and release.
+ *
+ * <p>Every event names the thread whose call it records ({@code callerThreadId}, {@code callerThreadName},
+ * {@code callerVirtual}). A platform thread commits its events itself, with their
+ * stack traces; a virtual thread sets the fields, its {@code callSite} for the two events that carry a
+ * stack trace, and the start and end, then hands the commit to {@link EventWriting}, so that it never
+ * sends a string to Flight Recorder's pool, where the JDK pins it and takes a monitor.
  */
 public final class FlightRecorderObserver implements LockObserver {
 
@@ -53,7 +59,9 @@ public final class FlightRecorderObserver implements LockObserver {
                     event.kind = label.kind();
                     event.template = label.template();
                     event.outcome = outcome;
-                    event.commit();
+                    event.calledFrom(Thread.currentThread());
+                    event.callSite = callSiteOfVirtualThread();
+                    EventWriting.SHARED.commit(event);
                 }
             }
         };
@@ -75,7 +83,8 @@ public final class FlightRecorderObserver implements LockObserver {
                     event.kind = label.kind();
                     event.template = label.template();
                     event.fencingToken = fencingToken;
-                    event.commit();
+                    event.calledFrom(Thread.currentThread());
+                    EventWriting.SHARED.commit(event);
                 }
             }
 
@@ -90,7 +99,8 @@ public final class FlightRecorderObserver implements LockObserver {
                     held.kind = label.kind();
                     held.template = label.template();
                     held.fencingToken = fencingToken;
-                    held.commit();
+                    held.calledFrom(Thread.currentThread());
+                    EventWriting.SHARED.commit(held);
                 }
             }
         };
@@ -103,7 +113,8 @@ public final class FlightRecorderObserver implements LockObserver {
             event.lockName = label.name();
             event.kind = label.kind();
             event.template = label.template();
-            event.commit();
+            event.calledFrom(Thread.currentThread());
+            EventWriting.SHARED.commit(event);
         }
     }
 
@@ -114,7 +125,8 @@ public final class FlightRecorderObserver implements LockObserver {
             event.lockName = label.name();
             event.kind = label.kind();
             event.template = label.template();
-            event.commit();
+            event.calledFrom(Thread.currentThread());
+            EventWriting.SHARED.commit(event);
         }
     }
 
@@ -125,7 +137,8 @@ public final class FlightRecorderObserver implements LockObserver {
             event.lockName = label.name();
             event.kind = label.kind();
             event.template = label.template();
-            event.commit();
+            event.calledFrom(Thread.currentThread());
+            EventWriting.SHARED.commit(event);
         }
     }
 
@@ -137,7 +150,8 @@ public final class FlightRecorderObserver implements LockObserver {
             event.kind = label.kind();
             event.template = label.template();
             event.errorKind = errorKind;
-            event.commit();
+            event.calledFrom(Thread.currentThread());
+            EventWriting.SHARED.commit(event);
         }
     }
 
@@ -149,7 +163,13 @@ public final class FlightRecorderObserver implements LockObserver {
             event.template = label.template();
             event.fencingToken = fencingToken;
             event.databaseToken = databaseToken;
-            event.commit();
+            event.calledFrom(Thread.currentThread());
+            event.callSite = callSiteOfVirtualThread();
+            EventWriting.SHARED.commit(event);
         }
+    }
+
+    private static String callSiteOfVirtualThread() {
+        return VirtualThreads.isVirtual(Thread.currentThread()) ? CallSite.ofCurrentThread() : null;
     }
 }

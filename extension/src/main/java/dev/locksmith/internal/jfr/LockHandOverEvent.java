@@ -14,7 +14,7 @@ import jdk.jfr.StackTrace;
 @Category("Locksmith")
 @Description("A release passed a Locksmith lock straight to another thread of this process")
 @StackTrace(false)
-class LockHandOverEvent extends jdk.jfr.Event {
+class LockHandOverEvent extends LocksmithEvent {
     @Label("Lock Name")
     String lockName;
 

@@ -16,7 +16,7 @@ import jdk.jfr.Threshold;
 @Description("A Locksmith distributed lock was held, from its grant to its release")
 @Threshold("20 ms")
 @StackTrace(false)
-class LockHeldEvent extends jdk.jfr.Event {
+class LockHeldEvent extends LocksmithEvent {
     @Label("Lock Name")
     String lockName;
 

@@ -14,7 +14,7 @@ import jdk.jfr.StackTrace;
 @Category("Locksmith")
 @Description("A held Locksmith lock was lost: its lease ran out or it was force-unlocked")
 @StackTrace(false)
-class LockLostEvent extends jdk.jfr.Event {
+class LockLostEvent extends LocksmithEvent {
     @Label("Lock Name")
     String lockName;
 

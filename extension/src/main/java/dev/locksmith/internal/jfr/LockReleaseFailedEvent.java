@@ -15,7 +15,7 @@ import jdk.jfr.StackTrace;
 @Description("A release or hand-over of a Locksmith lock got an error or no answer; the lock stays taken"
         + " until its lease runs out")
 @StackTrace(false)
-class LockReleaseFailedEvent extends jdk.jfr.Event {
+class LockReleaseFailedEvent extends LocksmithEvent {
     @Label("Lock Name")
     String lockName;
 

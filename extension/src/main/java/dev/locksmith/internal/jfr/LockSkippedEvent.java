@@ -15,7 +15,7 @@ import jdk.jfr.StackTrace;
 @Description("A job under a Locksmith lock was not run because the lock was held elsewhere: another server runs"
         + " or ran this slot")
 @StackTrace(false)
-class LockSkippedEvent extends jdk.jfr.Event {
+class LockSkippedEvent extends LocksmithEvent {
     @Label("Lock Name")
     String lockName;
 

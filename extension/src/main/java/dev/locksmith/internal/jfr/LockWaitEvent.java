@@ -16,7 +16,7 @@ import jdk.jfr.Threshold;
 @Description("A thread waited for a Locksmith distributed lock")
 @Threshold("1 ms")
 @StackTrace(true)
-class LockWaitEvent extends jdk.jfr.Event {
+class LockWaitEvent extends LocksmithEvent {
     @Label("Lock Name")
     String lockName;
 
@@ -32,4 +32,9 @@ class LockWaitEvent extends jdk.jfr.Event {
 
     @Label("Fencing Token")
     long fencingToken;
+
+    @Label("Call Site")
+    @Description("A virtual thread's frames below Locksmith's, innermost first; a platform thread's event has"
+            + " its stack trace instead")
+    String callSite;
 }

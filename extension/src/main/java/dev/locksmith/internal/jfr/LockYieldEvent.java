@@ -15,7 +15,7 @@ import jdk.jfr.StackTrace;
 @Description("A release offered a Locksmith lock to the next process waiting for it (one process is woken,"
         + " not all)")
 @StackTrace(false)
-class LockYieldEvent extends jdk.jfr.Event {
+class LockYieldEvent extends LocksmithEvent {
     @Label("Lock Name")
     String lockName;
 
