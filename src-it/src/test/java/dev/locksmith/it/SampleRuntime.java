@@ -28,6 +28,16 @@ interface SampleRuntime {
     boolean hasConcurrency();
 
     /**
+     * @return whether the server has Jakarta Concurrency 3.1 (Jakarta EE 11): the sample's
+     *         {@code @Asynchronous(runAt = @Schedule(...))} job ({@code ScheduledSlotJob}) runs, and
+     *         its managed executor of virtual threads takes reservations. Elsewhere the same WAR
+     *         deploys, the job never runs and the virtual-thread path answers 501.
+     */
+    default boolean hasConcurrency31() {
+        return false;
+    }
+
+    /**
      * @return whether the server exports Locksmith's metrics to its console (MicroProfile Telemetry,
      *         or Quarkus's OpenTelemetry)
      */
