@@ -2,6 +2,7 @@ package dev.locksmith.it;
 
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The runtimes besides Open Liberty that the sample WAR runs on, unchanged: the Jakarta EE 10
@@ -23,6 +24,9 @@ enum OtherRuntime implements SampleRuntime {
      * {@code runAt} and {@code virtual = true} are ignored, so no Concurrency 3.1 here.
      */
     WILDFLY_PREVIEW("wildfly.preview.home", true, false, true, "WFLYEJB0034");
+
+    /** The sample's {@code ManagedThreadFactoryDefinition(virtual = true)}. */
+    static final String VIRTUAL_THREAD_FACTORY = "java:app/concurrent/virtualThreadFactory";
 
     private final String distribution;
     private final boolean java21;
@@ -62,6 +66,16 @@ enum OtherRuntime implements SampleRuntime {
     @Override
     public boolean hasConcurrency31() {
         return concurrency31;
+    }
+
+    /**
+     * @return on Payara Micro 7, the sample's {@code ManagedThreadFactory} of virtual threads
+     *         ({@code VirtualThreadExecutor.THREAD_FACTORY}): every check runs with Locksmith's Redis
+     *         I/O threads on it
+     */
+    @Override
+    public Optional<String> locksmithThreadFactory() {
+        return this == PAYARA_MICRO_7 ? Optional.of(VIRTUAL_THREAD_FACTORY) : Optional.empty();
     }
 
     @Override

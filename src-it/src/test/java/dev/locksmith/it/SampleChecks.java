@@ -172,6 +172,13 @@ abstract class SampleChecks extends FencedTransferChecks {
         assertThat(database().reservationCount(sku)).isEqualTo(50);
         assertThat(lockOf(sku).isLocked()).as("lock left behind").isFalse();
         cluster().noSystemExceptionLogged();
+        cluster().runtime().locksmithThreadFactory().ifPresent(factory -> {
+            for (int i = 0; i < 2; i++) {
+                assertThat(cluster().process(i).log()).as("where %s's Redis I/O threads come from", cluster().process(i).name())
+                        .anyMatch(line -> line.contains("Redis I/O threads come from the container's ManagedThreadFactory at "
+                                + factory));
+            }
+        });
     }
 
     /**

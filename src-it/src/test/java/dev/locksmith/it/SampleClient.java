@@ -141,12 +141,12 @@ final class SampleClient {
     }
 
     /**
-     * @return {@code GET /api/locks/{name}}: the lock's description. The name is sent percent-encoded,
-     *         as any client should: Payara 7 answers 503 to a raw {@code :} in a path (its
+     * @return {@code GET /api/locks?name=...}: the lock's description. The name goes in the query:
+     *         Payara 7 answers 503 to a {@code :} in a request path, raw or percent-encoded (its
      *         authorization module refuses the URL pattern, see docs/payara.md)
      */
     Reply describeLock(String name) {
-        return send(request("/api/locks/" + URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20")).GET());
+        return send(request("/api/locks?name=" + URLEncoder.encode(name, StandardCharsets.UTF_8)).GET());
     }
 
     private HttpRequest.Builder reservation(String sku, int quantity, Via via, boolean noWait) {

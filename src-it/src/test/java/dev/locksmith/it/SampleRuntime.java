@@ -3,6 +3,7 @@ package dev.locksmith.it;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A way to run the sample: a runtime and its configuration, with what the suite may expect of it.
@@ -35,6 +36,14 @@ interface SampleRuntime {
      */
     default boolean hasConcurrency31() {
         return false;
+    }
+
+    /**
+     * @return the JNDI name of a {@code ManagedThreadFactory} given to Locksmith for its Redis I/O
+     *         threads ({@code locksmith.thread-factory}), when not the server's default one
+     */
+    default Optional<String> locksmithThreadFactory() {
+        return Optional.empty();
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.locksmith.sample.concurrency;
 
 import jakarta.enterprise.concurrent.ManagedExecutorDefinition;
+import jakarta.enterprise.concurrent.ManagedThreadFactoryDefinition;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -17,12 +18,19 @@ import javax.naming.NamingException;
  * is run on it, and it must find itself on a virtual thread. A server that only has the 3.1 API over a
  * 3.0 implementation (WildFly Preview 38) defines the executor with platform threads; an EE 10
  * server does not know the member at all. Both get no executor here, and the sample says so.
+ *
+ * <p>It also defines a {@code ManagedThreadFactory} of virtual threads, {@value #THREAD_FACTORY}, that
+ * the sample does not use itself: Locksmith can be given it for its Redis I/O threads
+ * ({@code locksmith.thread-factory}), as the suite does on Payara Micro 7.
  */
 @ApplicationScoped
 @ManagedExecutorDefinition(name = VirtualThreadExecutor.JNDI_NAME, virtual = true)
+@ManagedThreadFactoryDefinition(name = VirtualThreadExecutor.THREAD_FACTORY, virtual = true)
 public class VirtualThreadExecutor {
     /** The JNDI name of the executor. */
     public static final String JNDI_NAME = "java:app/concurrent/virtualThreads";
+    /** The JNDI name of the thread factory of virtual threads. */
+    public static final String THREAD_FACTORY = "java:app/concurrent/virtualThreadFactory";
     private static final Logger LOG = Logger.getLogger(VirtualThreadExecutor.class.getName());
 
     private volatile Optional<ExecutorService> executor;
