@@ -42,6 +42,16 @@ final class Java21Home {
     private static Path find() {
         String configured = Optional.ofNullable(System.getProperty(PROPERTY)).filter(value -> !value.isBlank())
                 .orElse(System.getenv(VARIABLE));
+        return find(configured, Path.of(JVM_DIR));
+    }
+
+    /**
+     * @param configured the JDK named by the property or variable, or null
+     * @param dir        where to look for one when none is named
+     * @return the named JDK, or the newest JDK 21+ in {@code dir}
+     * @throws IllegalStateException as {@link #path()}
+     */
+    static Path find(String configured, Path dir) {
         if (configured != null && !configured.isBlank()) {
             Path home = Path.of(configured);
             int version = version(home);
@@ -55,7 +65,6 @@ final class Java21Home {
         List<String> seen = new ArrayList<>();
         Path best = null;
         int bestVersion = 0;
-        Path dir = Path.of(JVM_DIR);
         if (Files.isDirectory(dir)) {
             try (Stream<Path> homes = Files.list(dir)) {
                 for (Path home : (Iterable<Path>) homes.sorted()::iterator) {
@@ -67,13 +76,13 @@ final class Java21Home {
                     }
                 }
             } catch (IOException e) {
-                throw new UncheckedIOException("Could not list " + JVM_DIR, e);
+                throw new UncheckedIOException("Could not list " + dir, e);
             }
         }
         if (best == null) {
             throw new IllegalStateException("Payara Micro 7 and WildFly Preview need Java 21 or later, and none was"
                     + " found: set -D" + PROPERTY + "=/path/to/jdk-21-or-later (or the environment variable " + VARIABLE
-                    + "); looked in " + JVM_DIR + ": " + seen);
+                    + "); looked in " + dir + ": " + seen);
         }
         return best;
     }

@@ -140,6 +140,8 @@ abstract class SampleChecks extends FencedTransferChecks {
     @Test
     @Order(2)
     void reservationsOnVirtualThreadsOfAManagedExecutorNeverOversell() throws InterruptedException {
+        assumeTrue(cluster().runtime().hasSampleConcurrencyClasses(),
+                () -> "no Jakarta Concurrency classes in the sample on " + cluster().runtime());
         String sku = SampleCluster.freshSku("virtual");
         first().restock(sku, 50);
         if (!cluster().runtime().hasConcurrency31()) {

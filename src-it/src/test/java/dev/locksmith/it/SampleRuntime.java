@@ -39,6 +39,14 @@ interface SampleRuntime {
     }
 
     /**
+     * @return whether the sample has its Jakarta Concurrency 3.1 classes here (the schedule, the
+     *         virtual-thread path): in the WAR, whatever the server; not in the Quarkus build
+     */
+    default boolean hasSampleConcurrencyClasses() {
+        return true;
+    }
+
+    /**
      * @return the JNDI name of a {@code ManagedThreadFactory} given to Locksmith for its Redis I/O
      *         threads ({@code locksmith.thread-factory}), when not the server's default one
      */
