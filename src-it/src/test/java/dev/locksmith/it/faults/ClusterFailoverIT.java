@@ -17,12 +17,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.Test;
 
 /**
  * Locks spread over every slot of a three-master cluster, one master killed and its replica
  * promoted while locks are held and waited on.
  */
+@Isolated // its timings (failovers, leases, a timed random run) are measured with nothing else running
 class ClusterFailoverIT {
 
     @Test

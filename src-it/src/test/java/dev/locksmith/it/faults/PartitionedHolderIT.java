@@ -13,6 +13,7 @@ import dev.locksmith.testing.LocalRedisServer;
 import dev.locksmith.testing.StallingProxy;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * open socket) loses the lock; the next holder gets a larger fencing token and the stale holder
  * hears of its loss.
  */
+@Isolated // its timings (failovers, leases, a timed random run) are measured with nothing else running
 class PartitionedHolderIT {
 
     @Test
