@@ -13,8 +13,8 @@ import dev.locksmith.testing.LocalRedisServer;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * A master that restarts empty while a lock is held forgets the lock: the holder must learn it,

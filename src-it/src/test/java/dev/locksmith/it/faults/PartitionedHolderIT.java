@@ -13,8 +13,8 @@ import dev.locksmith.testing.LocalRedisServer;
 import dev.locksmith.testing.StallingProxy;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * A holder cut off from Redis for longer than its lease (a network partition: silence on an

@@ -7,8 +7,8 @@ import dev.locksmith.testing.JavaProcess;
 import dev.locksmith.testing.LocalRedisServer;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * RedLock over three masters keeps mutual exclusion under contention: two JVMs of eight threads

@@ -13,8 +13,8 @@ import dev.locksmith.testing.LocalRedisServer;
 import dev.locksmith.testing.SentinelRedis;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * A Sentinel failover while a lock is held: when every replica acknowledged the acquisition, the
