@@ -8,6 +8,7 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
 /**
@@ -21,9 +22,13 @@ import jakarta.ws.rs.core.MediaType;
  *                                  "thread", "holdCount", "fencingToken", "since", "leaseLeft"}],
  *                                  "waitingInQueue": 0, "waitingProcesses": 1,
  *                                  "offer": {"mode", "manager", "process", "since", "reservationLeft", "passedOn"}}
+ * GET /api/locks?name=stock:espresso -> the same
  * </pre>
+ *
+ * <p>The query form is for servers that refuse a {@code :} in a request path, encoded or not, as
+ * Payara 7 does (its authorization module rejects such a URL pattern with 503).
  */
-@Path("/locks/{name}")
+@Path("/locks")
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
 public class LockResource {
@@ -31,7 +36,16 @@ public class LockResource {
     LockManager locks;
 
     @GET
+    @Path("/{name}")
     public LockInfo describe(@PathParam("name") String name) {
+        return locks.describe(name);
+    }
+
+    @GET
+    public LockInfo describeNamed(@QueryParam("name") String name) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("Name the lock: GET /api/locks?name=stock:espresso, or /api/locks/{name}");
+        }
         return locks.describe(name);
     }
 }

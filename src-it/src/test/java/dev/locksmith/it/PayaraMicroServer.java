@@ -24,21 +24,29 @@ final class PayaraMicroServer extends ProcessServer {
 
     private final Path rootDir;
     private final Map<String, String> environment;
+    private final String jarProperty;
+    private final Path javaHome;
     private int httpPort;
 
-    private PayaraMicroServer(String name, Path rootDir, Map<String, String> environment) {
+    private PayaraMicroServer(String name, Path rootDir, Map<String, String> environment, String jarProperty,
+            Path javaHome) {
         super(name);
         this.rootDir = rootDir;
         this.environment = Map.copyOf(environment);
+        this.jarProperty = jarProperty;
+        this.javaHome = javaHome;
     }
 
     /**
      * @param name        the instance's name, also its {@code sample.instance}
      * @param workDir     where its root directory goes
      * @param environment MicroProfile Config keys as environment variables, and the SAMPLE_DB_* settings
+     * @param jarProperty the system property naming the Payara Micro jar, such as {@code payara.micro.jar}
+     * @param javaHome    the JDK that runs it
      */
-    static PayaraMicroServer start(String name, Path workDir, Map<String, String> environment) {
-        PayaraMicroServer server = new PayaraMicroServer(name, workDir.resolve(name), environment);
+    static PayaraMicroServer start(String name, Path workDir, Map<String, String> environment, String jarProperty,
+            Path javaHome) {
+        PayaraMicroServer server = new PayaraMicroServer(name, workDir.resolve(name), environment, jarProperty, javaHome);
         server.launch();
         return server;
     }
@@ -49,9 +57,9 @@ final class PayaraMicroServer extends ProcessServer {
     }
 
     private void launch() {
-        Path jar = RuntimeFiles.file("payara.micro.jar");
+        Path jar = RuntimeFiles.file(jarProperty);
         httpPort = FreePorts.next();
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> command = new ArrayList<>(List.of(javaHome.resolve("bin/java").toString(),
                 "-Xmx512m", "-XX:TieredStopAtLevel=1", "-jar", jar.toString(),
                 "--nocluster", "--nohazelcast", "--port", Integer.toString(httpPort),
                 "--addLibs", RuntimeFiles.file("postgresql.jar").toString(),
@@ -104,13 +112,6 @@ final class PayaraMicroServer extends ProcessServer {
     public URI baseUri() {
         return URI.create("http://127.0.0.1:" + httpPort);
     }
-
-
-
-
-
-
-
 
     @Override
     public String toString() {

@@ -52,4 +52,12 @@ enum QuarkusRuntime implements SampleRuntime {
     public String toString() {
         return "Quarkus";
     }
+
+    /**
+     * @return false: the Quarkus build leaves out the sample's Jakarta Concurrency classes
+     */
+    @Override
+    public boolean hasSampleConcurrencyClasses() {
+        return false;
+    }
 }

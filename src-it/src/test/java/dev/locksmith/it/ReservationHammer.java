@@ -22,10 +22,30 @@ final class ReservationHammer {
     }
 
     /**
-     * @return every reply, in no particular order
+     * How one request of the hammer reserves one unit.
+     */
+    @FunctionalInterface
+    interface Reservation {
+        /**
+         * @return the server's answer
+         */
+        Reply reserve(SampleClient server, String sku, Via via);
+    }
+
+    /**
+     * @return every reply, in no particular order, of reservations through {@code /api/stock/{sku}/reservations}
      */
     static List<Reply> hammer(List<SampleClient> servers, List<Via> paths, String sku, int requests, int threads)
             throws InterruptedException {
+        return hammer(servers, paths, sku, requests, threads, (server, reserved, via) -> server.reserve(reserved, 1, via));
+    }
+
+    /**
+     * @param reservation how each request reserves its unit
+     * @return every reply, in no particular order
+     */
+    static List<Reply> hammer(List<SampleClient> servers, List<Via> paths, String sku, int requests, int threads,
+            Reservation reservation) throws InterruptedException {
         List<Reply> replies = Collections.synchronizedList(new ArrayList<>());
         AtomicInteger next = new AtomicInteger();
         CountDownLatch go = new CountDownLatch(1);
@@ -39,7 +59,7 @@ final class ReservationHammer {
                         for (int i = next.getAndIncrement(); i < requests; i = next.getAndIncrement()) {
                             SampleClient server = servers.get(i % servers.size());
                             Via via = paths.get(i % paths.size());
-                            replies.add(server.reserve(sku, 1, via));
+                            replies.add(reservation.reserve(server, sku, via));
                         }
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();

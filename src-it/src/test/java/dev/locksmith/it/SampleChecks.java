@@ -39,6 +39,8 @@ abstract class SampleChecks extends FencedTransferChecks {
     static final String SLOT_JOB_LOCK = "sample-job";
     /** The lock of the sample's task on the ManagedScheduledExecutorService, {@code ManagedSlotTask.LOCK}. */
     static final String MANAGED_TASK_LOCK = "sample-task";
+    /** The lock of the sample's Concurrency 3.1 schedule, {@code dev.locksmith.sample.concurrency.ScheduledSlotJob.LOCK}. */
+    static final String SCHEDULE_JOB_LOCK = "sample-schedule";
 
     /**
      * A reservation of one unit on the first server, stopped inside its locked method: the test
@@ -127,6 +129,58 @@ abstract class SampleChecks extends FencedTransferChecks {
             assertThat(cluster().process(i).log()).as("where %s's watchdog runs", cluster().process(i).name())
                     .anyMatch(line -> line.contains(watchdog));
         }
+    }
+
+    /**
+     * Where the server has Jakarta Concurrency 3.1, reservations run on virtual threads of the
+     * sample's {@code @ManagedExecutorDefinition(virtual = true)}, through the {@code @Locked} CDI bean
+     * and {@code callWithLock}, hold the lock across both servers as on platform threads: none
+     * oversold, none lost. Elsewhere the same WAR has deployed and that path says it has no virtual threads.
+     */
+    @Test
+    @Order(2)
+    void reservationsOnVirtualThreadsOfAManagedExecutorNeverOversell() throws InterruptedException {
+        assumeTrue(cluster().runtime().hasSampleConcurrencyClasses(),
+                () -> "no Jakarta Concurrency classes in the sample on " + cluster().runtime());
+        String sku = SampleCluster.freshSku("virtual");
+        first().restock(sku, 50);
+        if (!cluster().runtime().hasConcurrency31()) {
+            for (SampleClient server : cluster().clients()) {
+                Reply refused = server.reserveOnVirtualThread(sku, 1, Via.CDI);
+                assertThat(refused.status()).as("%s", refused).isEqualTo(501);
+                assertThat(refused.code()).isEqualTo("NO_VIRTUAL_THREADS");
+            }
+            assertThat(database().available(sku)).isEqualTo(50);
+            return;
+        }
+        List<Via> paths = List.of(Via.CDI, Via.MANAGER);
+
+        List<Reply> replies = ReservationHammer.hammer(cluster().clients(), paths, sku, 200, 16,
+                (server, reserved, via) -> server.reserveOnVirtualThread(reserved, 1, via));
+
+        List<Reply> reserved = replies.stream().filter(reply -> reply.status() == 201).toList();
+        List<Reply> unexpected = replies.stream()
+                .filter(reply -> reply.status() != 201 && !"OUT_OF_STOCK".equals(reply.code())).toList();
+        assertThat(unexpected).as("answers other than reserved or out of stock").isEmpty();
+        assertThat(reserved).hasSize(50);
+        assertThat(reserved.stream().map(reply -> reply.integer("availableBefore")))
+                .containsExactlyInAnyOrderElementsOf(IntStream.rangeClosed(1, 50).boxed().toList());
+        assertThat(reserved).as("each held its lock on a virtual thread").allMatch(reply -> reply.flag("virtualThread"));
+        assertThat(reserved.stream().map(reply -> reply.string("instance")).distinct())
+                .as("both servers reserved some").containsExactlyInAnyOrder("s1", "s2");
+        assertThat(reserved.stream().map(reply -> reply.string("via")).distinct())
+                .as("both locked paths reserved some").containsExactlyInAnyOrder("cdi", "manager");
+        assertThat(database().available(sku)).isZero();
+        assertThat(database().reservationCount(sku)).isEqualTo(50);
+        assertThat(lockOf(sku).isLocked()).as("lock left behind").isFalse();
+        cluster().noSystemExceptionLogged();
+        cluster().runtime().locksmithThreadFactory().ifPresent(factory -> {
+            for (int i = 0; i < 2; i++) {
+                assertThat(cluster().process(i).log()).as("where %s's Redis I/O threads come from", cluster().process(i).name())
+                        .anyMatch(line -> line.contains("Redis I/O threads come from the container's ManagedThreadFactory at "
+                                + factory));
+            }
+        });
     }
 
     /**
@@ -328,7 +382,9 @@ abstract class SampleChecks extends FencedTransferChecks {
      * it where the runtime exports them), the last run is readable, and when the server running a
      * job dies mid-run, the other server runs a slot within a lease. Where the server has Jakarta
      * Concurrency, the sample's task on the ManagedScheduledExecutorService, locked by hand with
-     * {@code callWithLock} and {@code CallOptions}, runs each of its slots once too, in the same 30 s.
+     * {@code callWithLock} and {@code CallOptions}, runs each of its slots once too, in the same 30 s;
+     * where it has Concurrency 3.1, so does the job on {@code @Asynchronous(runAt = @Schedule(...))}
+     * ({@code ScheduledSlotJob}), whose last run is readable too. Elsewhere that job never runs.
      */
     @Test
     @Order(11)
@@ -342,11 +398,15 @@ abstract class SampleChecks extends FencedTransferChecks {
         if (cluster().runtime().runsManagedTask()) {
             assertEachSlotRanOnce(MANAGED_TASK_LOCK, from, to);
         }
-        Reply described = first().describeLock(SLOT_JOB_LOCK);
-        JsonObject lastRun = described.body().getJsonObject("lastRun");
-        assertThat(lastRun).as("%s", described).isNotNull();
-        assertThat(lastRun.getString("outcome")).isEqualTo("completed");
-        assertThat(lastRun.getString("process")).contains("pid ");
+        if (cluster().runtime().hasConcurrency31()) {
+            assertEachSlotRanOnce(SCHEDULE_JOB_LOCK, from, to);
+            assertLastRunCompleted(SCHEDULE_JOB_LOCK);
+        } else {
+            assertThat(database().jobRuns(SCHEDULE_JOB_LOCK, from, to))
+                    .as("no Concurrency 3.1 on %s: the WAR deployed, its schedule never started", cluster().runtime())
+                    .isEmpty();
+        }
+        assertLastRunCompleted(SLOT_JOB_LOCK);
 
         Instant killed;
         String survivor;
@@ -367,6 +427,14 @@ abstract class SampleChecks extends FencedTransferChecks {
                 cluster().runtime(), survivor, movedAfter.toMillis());
         assertThat(movedAfter).as("at most the lease, plus a slot to fire in")
                 .isLessThanOrEqualTo(SampleCluster.LEASE.plusSeconds(2).plusMillis(500));
+    }
+
+    private void assertLastRunCompleted(String job) {
+        Reply described = first().describeLock(job);
+        JsonObject lastRun = described.body().getJsonObject("lastRun");
+        assertThat(lastRun).as("%s", described).isNotNull();
+        assertThat(lastRun.getString("outcome")).isEqualTo("completed");
+        assertThat(lastRun.getString("process")).contains("pid ");
     }
 
     /**

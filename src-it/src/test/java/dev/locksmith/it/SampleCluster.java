@@ -136,6 +136,7 @@ final class SampleCluster implements BeforeAllCallback, BeforeEachCallback, Afte
         env.put("LOCKSMITH_WAIT_TIME", WAIT.toSeconds() + "s");
         env.put("SAMPLE_MANAGER_WAIT_TIME", WAIT.toString());
         env.put("SAMPLE_LOCKING_ENABLED", Boolean.toString(lockingEnabled));
+        runtime.locksmithThreadFactory().ifPresent(factory -> env.put("LOCKSMITH_THREAD_FACTORY", factory));
         if (database != null) {
             env.put("SAMPLE_DB", "postgresql");
             PostgresServer postgres = database.server();

@@ -3,6 +3,7 @@ package dev.locksmith.it;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A way to run the sample: a runtime and its configuration, with what the suite may expect of it.
@@ -26,6 +27,32 @@ interface SampleRuntime {
      * @return whether the server offers Jakarta Concurrency, so the watchdog runs on its threads
      */
     boolean hasConcurrency();
+
+    /**
+     * @return whether the server has Jakarta Concurrency 3.1 (Jakarta EE 11): the sample's
+     *         {@code @Asynchronous(runAt = @Schedule(...))} job ({@code ScheduledSlotJob}) runs, and
+     *         its managed executor of virtual threads takes reservations. Elsewhere the same WAR
+     *         deploys, the job never runs and the virtual-thread path answers 501.
+     */
+    default boolean hasConcurrency31() {
+        return false;
+    }
+
+    /**
+     * @return whether the sample has its Jakarta Concurrency 3.1 classes here (the schedule, the
+     *         virtual-thread path): in the WAR, whatever the server; not in the Quarkus build
+     */
+    default boolean hasSampleConcurrencyClasses() {
+        return true;
+    }
+
+    /**
+     * @return the JNDI name of a {@code ManagedThreadFactory} given to Locksmith for its Redis I/O
+     *         threads ({@code locksmith.thread-factory}), when not the server's default one
+     */
+    default Optional<String> locksmithThreadFactory() {
+        return Optional.empty();
+    }
 
     /**
      * @return whether the server exports Locksmith's metrics to its console (MicroProfile Telemetry,

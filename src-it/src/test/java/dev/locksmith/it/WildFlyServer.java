@@ -40,12 +40,17 @@ final class WildFlyServer extends ProcessServer {
 
     private final Path baseDir;
     private final Map<String, String> environment;
+    private final String homeProperty;
+    private final Path javaHome;
     private int offset;
 
-    private WildFlyServer(String name, Path baseDir, Map<String, String> environment) {
+    private WildFlyServer(String name, Path baseDir, Map<String, String> environment, String homeProperty,
+            Path javaHome) {
         super(name);
         this.baseDir = baseDir;
         this.environment = Map.copyOf(environment);
+        this.homeProperty = homeProperty;
+        this.javaHome = javaHome;
     }
 
     /**
@@ -53,16 +58,19 @@ final class WildFlyServer extends ProcessServer {
      * @param workDir            where its base directory goes
      * @param environment        MicroProfile Config keys as environment variables, and the SAMPLE_DB_* settings
      * @param microProfileHealth whether to add the {@code microprofile-health-smallrye} subsystem to standalone.xml
+     * @param homeProperty       the system property naming the unpacked distribution, such as {@code wildfly.home}
+     * @param javaHome           the JDK that runs it and its {@code jboss-cli}
      */
-    static WildFlyServer start(String name, Path workDir, Map<String, String> environment, boolean microProfileHealth) {
-        WildFlyServer server = new WildFlyServer(name, workDir.resolve(name), environment);
+    static WildFlyServer start(String name, Path workDir, Map<String, String> environment, boolean microProfileHealth,
+            String homeProperty, Path javaHome) {
+        WildFlyServer server = new WildFlyServer(name, workDir.resolve(name), environment, homeProperty, javaHome);
         server.prepare(microProfileHealth);
         server.launch();
         return server;
     }
 
     private void prepare(boolean microProfileHealth) {
-        Path home = RuntimeFiles.file("wildfly.home");
+        Path home = RuntimeFiles.file(homeProperty);
         try {
             copyTree(home.resolve("standalone"), baseDir);
             if (microProfileHealth) {
@@ -86,7 +94,7 @@ final class WildFlyServer extends ProcessServer {
         ProcessBuilder builder = new ProcessBuilder(home.resolve("bin/jboss-cli.sh").toString(),
                 "--commands=" + String.join(",", commands))
                 .redirectErrorStream(true).redirectOutput(output.toFile());
-        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        builder.environment().put("JAVA_HOME", javaHome.toString());
         builder.environment().put("JAVA_OPTS", "-Djboss.server.base.dir=" + baseDir.toAbsolutePath());
         Process cli = builder.start();
         try {
@@ -151,14 +159,14 @@ final class WildFlyServer extends ProcessServer {
     }
 
     private void launch() {
-        Path home = RuntimeFiles.file("wildfly.home");
+        Path home = RuntimeFiles.file(homeProperty);
         offset = freeOffset();
         ProcessBuilder builder = new ProcessBuilder(home.resolve("bin/standalone.sh").toString(),
                 "-c", "standalone.xml", "-b", "127.0.0.1", "-bmanagement", "127.0.0.1",
                 "-Djboss.server.base.dir=" + baseDir.toAbsolutePath(),
                 "-Djboss.socket.binding.port-offset=" + offset);
         Map<String, String> env = builder.environment();
-        env.put("JAVA_HOME", System.getProperty("java.home"));
+        env.put("JAVA_HOME", javaHome.toString());
         env.put("JAVA_OPTS", "-Xmx512m -XX:TieredStopAtLevel=1 -Djava.net.preferIPv4Stack=true");
         env.put("SAMPLE_INSTANCE", name());
         env.putAll(environment);
@@ -191,6 +199,7 @@ final class WildFlyServer extends ProcessServer {
     public URI healthUri() {
         return URI.create("http://127.0.0.1:" + (9990 + offset));
     }
+
     @Override
     public String describe() {
         return super.describe() + "---- full logs in " + baseDir.resolve("log").toAbsolutePath() + "\n";

@@ -20,6 +20,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * A randomized fault run in the spirit of Jepsen. Three worker JVMs of eight threads each lock a
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Timeout;
  * <p>{@code -Dfaultrun.duration=PT10M} runs longer (default 60 s); {@code -Dfaultrun.seed=}
  * replays a run's choice of faults. The report goes to {@code target/faultrun-report.md}.
  */
+@Isolated // its timings (failovers, leases, a timed random run) are measured with nothing else running
 class FaultRunIT {
     private static final Duration LEASE = Duration.ofMillis(1500);
     private static final int WORKERS = 3;

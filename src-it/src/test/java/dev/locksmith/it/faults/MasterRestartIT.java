@@ -14,11 +14,13 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * A master that restarts empty while a lock is held forgets the lock: the holder must learn it,
  * and a waiter must get in with a larger fencing token.
  */
+@Isolated // its timings (failovers, leases, a timed random run) are measured with nothing else running
 class MasterRestartIT {
 
     @Test

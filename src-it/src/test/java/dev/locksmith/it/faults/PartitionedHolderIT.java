@@ -14,12 +14,14 @@ import dev.locksmith.testing.StallingProxy;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * A holder cut off from Redis for longer than its lease (a network partition: silence on an
  * open socket) loses the lock; the next holder gets a larger fencing token and the stale holder
  * hears of its loss.
  */
+@Isolated // its timings (failovers, leases, a timed random run) are measured with nothing else running
 class PartitionedHolderIT {
 
     @Test

@@ -8,11 +8,13 @@ import dev.locksmith.testing.LocalRedisServer;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * RedLock over three masters keeps mutual exclusion under contention: two JVMs of eight threads
  * each make 10 000 acquisitions of one lock around an unguarded read-modify-write.
  */
+@Isolated // its timings (failovers, leases, a timed random run) are measured with nothing else running
 class RedLockContentionIT {
 
     @Test

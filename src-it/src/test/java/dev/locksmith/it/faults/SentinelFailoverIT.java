@@ -14,6 +14,7 @@ import dev.locksmith.testing.SentinelRedis;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * A Sentinel failover while a lock is held: when every replica acknowledged the acquisition, the
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * lock twice. (With fewer acknowledgements than replicas, Sentinel may promote one that did not
  * acknowledge, as {@code docs/guarantees.md} says; no test here claims otherwise.)
  */
+@Isolated // its timings (failovers, leases, a timed random run) are measured with nothing else running
 class SentinelFailoverIT {
 
     private static LockManager manager(SentinelRedis redis, int syncReplicas) {
