@@ -19,7 +19,7 @@ import java.util.stream.Stream;
  */
 final class Java21Home {
     static final String PROPERTY = "it.java21.home";
-    static final String VARIABLE = "IT_JAVA21_HOME";
+    static final String VARIABLE = "JAVA21_HOME";
     private static final String JVM_DIR = "/usr/lib/jvm";
     private static final Pattern VERSION = Pattern.compile("^JAVA_VERSION=\"(\\d+)", Pattern.MULTILINE);
     private static volatile Path found;

@@ -35,7 +35,7 @@ class Java21HomeTest {
 
         assertThatThrownBy(() -> Java21Home.find(null, jvms))
                 .hasMessageContaining("-Dit.java21.home=")
-                .hasMessageContaining("IT_JAVA21_HOME")
+                .hasMessageContaining("JAVA21_HOME")
                 .hasMessageContaining("java-17 (17)");
     }
 
