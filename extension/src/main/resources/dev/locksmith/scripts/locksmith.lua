@@ -459,16 +459,28 @@ end
 -- last-run: remembers how the latest run of a job ended, for describe, and keeps it in the job's
 -- short list of recent runs, newest first. One string and one list per job name (the lock's own,
 -- or a job named apart from its per-slot locks), overwritten or trimmed by every run, and
--- expiring with the fencing counter's lifetime after the job's last run. A retry after a failure
--- halfway finds its record at the list's head already and does not push it twice (the record
--- holds the run's start and fencing token, so two runs never write the same one).
+-- expiring with the fencing counter's lifetime after the job's last run. Safe to repeat: a retry
+-- after a failure halfway (or a resent request) finds its record in the list already and does
+-- not push it twice, and never puts an older run over a newer one as the latest (the record
+-- begins with the run's start and holds its fencing token, so two runs never write the same one).
 -- KEYS[1] the job's last-run key, KEYS[2] the job's list of recent runs
 -- ARGV[1] '<started ms>|<took ms>|<outcome>|<fencing token>|<error class or empty>|<thread>|<lock>|<slot ms or empty>|<process>',
 -- ARGV[2] their lifetime ms, ARGV[3] how many recent runs to keep
 -- returns 1
 ops['last-run'] = function()
-    redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[2])
-    if redis.call('lindex', KEYS[2], 0) ~= ARGV[1] then
+    local started = tonumber(string.match(ARGV[1], '^(%d+)'))
+    local latest = redis.call('get', KEYS[1])
+    if not latest or (tonumber(string.match(latest, '^(%d+)')) or 0) <= started then
+        redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[2])
+    end
+    local recent = redis.call('lrange', KEYS[2], 0, -1)
+    local listed = false
+    for _, record in ipairs(recent) do
+        if record == ARGV[1] then
+            listed = true
+        end
+    end
+    if not listed then
         redis.call('lpush', KEYS[2], ARGV[1])
     end
     redis.call('ltrim', KEYS[2], 0, tonumber(ARGV[3]) - 1)
@@ -987,7 +999,7 @@ ops.access = function()
         {'pexpire', queue, '1'},
         {'set', place, '1'}, {'del', place}, {'exists', place}, {'pttl', place},
         {'set', latch, '0'}, {'get', latch},
-        {'lpush', runs, 'r'}, {'lindex', runs, '0'}, {'ltrim', runs, '0', '9'}, {'pexpire', runs, '1'},
+        {'lpush', runs, 'r'}, {'ltrim', runs, '0', '9'}, {'pexpire', runs, '1'},
         {'lrange', runs, '0', '-1'},
         {publish, channel, '*'}, {subscribe, channel}, {unsubscribe, channel},
         {publish, channel .. ':m:', 'o1.0'}, {subscribe, channel .. ':m:'}, {unsubscribe, channel .. ':m:'},
