@@ -7,6 +7,7 @@ import dev.locksmith.WhenHeld;
 import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.time.temporal.UnsupportedTemporalTypeException;
 import java.util.Arrays;
@@ -179,30 +180,17 @@ record LockedOperation(String where, LockNameTemplate name, LockType type, Durat
      * @throws IllegalArgumentException when a value the name needs is null
      */
     String lockName(Object[] arguments) {
-        return lockName(arguments, null);
-    }
-
-    /**
-     * @param arguments the call's arguments
-     * @param timer     the timer of a timeout call ({@code InvocationContext.getTimer()}), or null
-     * @return the lock name for this call
-     * @throws IllegalArgumentException when a value the name needs is null
-     * @throws IllegalStateException    when the name has {@code {slot}} and the call no firing time
-     */
-    String lockName(Object[] arguments, Object timer) {
-        try {
-            return name.render(arguments, firingSlot == null ? null : firingSlot.slot(timer, arguments), where);
-        } catch (IllegalStateException e) {
-            throw new IllegalStateException(where + ": " + e.getMessage(), e);
-        }
+        return name.render(arguments, where);
     }
 
     /**
      * @param arguments the call's arguments
      * @param timer     the timer of a timeout call, or null
      * @return the scheduled time of this firing, or null when the name has no {@code {slot}}
+     * @throws IllegalStateException when the name has {@code {slot}} and the call no firing time
+     *                               (a direct call, an interval timer)
      */
-    java.time.Instant slot(Object[] arguments, Object timer) {
+    Instant slot(Object[] arguments, Object timer) {
         return firingSlot == null ? null : firingSlot.slot(timer, arguments);
     }
 
