@@ -22,12 +22,18 @@ public final class CallOptions {
     private final Duration leaseTime;
     private final Duration minHold;
     private final WhenHeld whenHeld;
+    private final String job;
 
     private CallOptions(Duration waitTime, Duration leaseTime, Duration minHold, WhenHeld whenHeld) {
+        this(waitTime, leaseTime, minHold, whenHeld, null);
+    }
+
+    private CallOptions(Duration waitTime, Duration leaseTime, Duration minHold, WhenHeld whenHeld, String job) {
         this.waitTime = waitTime;
         this.leaseTime = leaseTime;
         this.minHold = minHold;
         this.whenHeld = whenHeld;
+        this.job = job;
         if (leaseTime != null && minHold.compareTo(leaseTime) > 0) {
             throw new IllegalArgumentException("minHold " + minHold + " is longer than leaseTime " + leaseTime
                     + ": the lease is the longest the lock is kept, the minimum hold the shortest. Shorten minHold"
@@ -59,7 +65,7 @@ public final class CallOptions {
             throw new IllegalArgumentException("leaseTime " + leaseTime + " is not a lease; use a positive duration,"
                     + " or null for a lease the watchdog keeps");
         }
-        return new CallOptions(waitTime, leaseTime, minHold, whenHeld);
+        return new CallOptions(waitTime, leaseTime, minHold, whenHeld, job);
     }
 
     /**
@@ -72,7 +78,7 @@ public final class CallOptions {
         if (minHold == null || minHold.isNegative()) {
             throw new IllegalArgumentException("minHold " + minHold + " is not a duration; use Duration.ZERO for none");
         }
-        return new CallOptions(waitTime, leaseTime, minHold, whenHeld);
+        return new CallOptions(waitTime, leaseTime, minHold, whenHeld, job);
     }
 
     /**
@@ -82,7 +88,38 @@ public final class CallOptions {
      * @return changed options
      */
     public CallOptions skipWhenHeld() {
-        return new CallOptions(waitTime, leaseTime, minHold, WhenHeld.SKIP);
+        return new CallOptions(waitTime, leaseTime, minHold, WhenHeld.SKIP, job);
+    }
+
+    /**
+     * Names the job apart from its lock: its runs are recorded under {@code job}
+     * ({@link LockManager#describeJob(String)}), whatever lock name each ran under, such as one
+     * name per slot. A lock whose name differs from its job's is a per-run name, whose fencing
+     * counter lives only as long as its slot needs it (the minimum hold, at least 1 s).
+     *
+     * <pre>{@code
+     * Instant slot = ...;   // the scheduled time of this firing
+     * locks.callWithLock("interest:" + slot, CallOptions.waitingUpTo(Duration.ZERO)
+     *         .minHold(Duration.ofMillis(1_500)).skipWhenHeld().job("interest"), () -> pay());
+     * }</pre>
+     *
+     * @param job the job's name, 1..512 characters, not blank; null to record runs under the lock's name
+     * @return changed options
+     * @throws IllegalArgumentException if the name is blank or longer than 512 characters
+     */
+    public CallOptions job(String job) {
+        if (job != null && (job.isBlank() || job.length() > 512)) {
+            throw new IllegalArgumentException("job '" + job + "' is not a job name; use 1 to 512 characters, not all"
+                    + " blank, or null for the lock's own name");
+        }
+        return new CallOptions(waitTime, leaseTime, minHold, whenHeld, job);
+    }
+
+    /**
+     * @return the job's name, or null when runs are recorded under the lock's name
+     */
+    public String job() {
+        return job;
     }
 
     /**
@@ -116,17 +153,18 @@ public final class CallOptions {
     @Override
     public boolean equals(Object other) {
         return other instanceof CallOptions that && waitTime.equals(that.waitTime)
-                && Objects.equals(leaseTime, that.leaseTime) && minHold.equals(that.minHold) && whenHeld == that.whenHeld;
+                && Objects.equals(leaseTime, that.leaseTime) && minHold.equals(that.minHold) && whenHeld == that.whenHeld
+                && Objects.equals(job, that.job);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(waitTime, leaseTime, minHold, whenHeld);
+        return Objects.hash(waitTime, leaseTime, minHold, whenHeld, job);
     }
 
     @Override
     public String toString() {
         return "CallOptions[waitTime=" + waitTime + ", leaseTime=" + (leaseTime == null ? "watchdog" : leaseTime)
-                + ", minHold=" + minHold + ", whenHeld=" + whenHeld + "]";
+                + ", minHold=" + minHold + ", whenHeld=" + whenHeld + (job == null ? "" : ", job=" + job) + "]";
     }
 }

@@ -14,8 +14,10 @@ import java.util.Optional;
  *                         for a read/write lock, from every process
  * @param waitingProcesses processes with at least one thread waiting to be woken by this lock's
  *                         release (each process listens once, however many threads wait)
- * @param lastRun          the latest run of a job under this lock (a call that skips when held, or
- *                         keeps a minimum hold), while Redis remembers it; empty for other locks
+ * @param lastRun          the latest run of the job of this name (a call that skips when held, or
+ *                         keeps a minimum hold), while Redis remembers it: a job not named apart
+ *                         runs under the lock of its name, a job named apart ({@link Locked#job()})
+ *                         under any lock, such as one per slot; empty for other names
  * @param offer            the offer that reserves the reentrant lock or the write lock for one waiting
  *                         process while nobody holds it (between a release and the next holder's
  *                         acquisition); empty when no offer stands. While it stands, {@link #holders()}

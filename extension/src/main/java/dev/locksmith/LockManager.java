@@ -59,7 +59,8 @@ public interface LockManager extends AutoCloseable {
      * Runs {@code action} while holding the reentrant lock of that name, taken, kept and given up
      * as {@code options} say: a fixed lease (the most the lock is kept), a minimum hold (the least),
      * and whether a lock held elsewhere skips the action instead of failing. A call with a minimum
-     * hold or a skip records its run ({@link LastRun}) for {@link #describe(String)}. Inside a JTA
+     * hold or a skip records its run ({@link LastRun}) for {@link #describe(String)} and
+     * {@link #describeJob(String)}, under {@link CallOptions#job(String)} when set. Inside a JTA
      * transaction the release waits until the transaction completes, and then keeps the lock for
      * what is left of the minimum hold.
      *
@@ -104,6 +105,29 @@ public interface LockManager extends AutoCloseable {
      * @throws IllegalStateException    if this manager is closed
      */
     LockInfo describe(String name);
+
+    /**
+     * Says when a job last ran and how its recent runs went, whatever lock names ran them: a job
+     * named apart from its lock ({@code @Locked(value = "interest:{slot}", job = "interest")}) is
+     * recorded under its own name, so this answers for every slot. For a job not named apart the
+     * job's name is the lock's. {@link #describe(String)} with the job's name shows the same last
+     * run. One Redis round trip (one per master with RedLock).
+     *
+     * <pre>{@code
+     * JobInfo interest = locks.describeJob("interest");
+     * interest.lastRun().ifPresent(run -> log.info("last ran " + run.started() + " on " + run.process()));
+     * }</pre>
+     *
+     * @param job the job's name, 1..512 characters, not blank
+     * @return its latest run and its recent ones, newest first; empty when Redis remembers none
+     * @throws IllegalArgumentException      if the name is not a valid job name
+     * @throws LockException                 if Redis cannot be reached
+     * @throws IllegalStateException         if this manager is closed
+     * @throws UnsupportedOperationException from an implementation that keeps no job records
+     */
+    default JobInfo describeJob(String job) {
+        throw new UnsupportedOperationException(getClass().getName() + " keeps no job records");
+    }
 
     /**
      * Fenced writes for code that manages its own JDBC transactions: the {@link Fence} in

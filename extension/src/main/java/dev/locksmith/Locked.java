@@ -51,7 +51,11 @@ public @interface Locked {
      *         {@code {param.property}} placeholders; empty means {@code Class#method}. A
      *         {@link java.util.Date} or {@link java.time.temporal.TemporalAccessor} value (such as
      *         {@code {timer.nextTimeout}} of a timeout method's {@code jakarta.ejb.Timer}) is written
-     *         as an ISO-8601 instant in UTC, the same on every server whatever its time zone
+     *         as an ISO-8601 instant in UTC, the same on every server whatever its time zone.
+     *         {@code {slot}} is the scheduled time of the current firing of an EJB timeout method
+     *         or a Quarkus {@code @Scheduled} method with a {@code ScheduledExecution} parameter,
+     *         such as {@code 2026-03-01T10:00:02Z} (see {@code docs/scheduled-jobs.md}); elsewhere
+     *         it fails the deployment
      */
     @Nonbinding
     String value() default "";
@@ -91,10 +95,70 @@ public @interface Locked {
     WhenHeld whenHeld() default WhenHeld.FAIL;
 
     /**
-     * @return the unit of {@link #waitTime()}, {@link #leaseTime()} and {@link #minHold()}
+     * @return the unit of the numeric {@link #waitTime()}, {@link #leaseTime()} and {@link #minHold()};
+     *         the text members ({@link #waitDuration()} and its kin) carry their own
      */
     @Nonbinding
     ChronoUnit unit() default ChronoUnit.SECONDS;
+
+    /**
+     * {@link #waitTime()} written with its own unit, such as {@code "500ms"}, {@code "1.5s"},
+     * {@code "PT2S"}: for a use whose times need different units. Empty, the default, leaves the
+     * wait to {@link #waitTime()}. Setting both (a {@code waitTime} other than -1) fails the
+     * deployment; the configuration override {@code .../Locked/waitTime} wins over either.
+     *
+     * @return the wait as text, or empty
+     */
+    @Nonbinding
+    String waitDuration() default "";
+
+    /**
+     * {@link #leaseTime()} written with its own unit, such as {@code "1m"}. Empty, the default,
+     * leaves the lease to {@link #leaseTime()}; setting both fails the deployment; the override
+     * {@code .../Locked/leaseTime} wins over either.
+     *
+     * @return the lease as text, or empty
+     */
+    @Nonbinding
+    String leaseDuration() default "";
+
+    /**
+     * {@link #minHold()} written with its own unit, such as {@code "1.5s"}:
+     *
+     * <pre>{@code
+     * @Locked(value = "interest", whenHeld = WhenHeld.SKIP, minHoldDuration = "1.5s", leaseDuration = "1m")
+     * }</pre>
+     *
+     * Empty, the default, leaves the minimum hold to {@link #minHold()}; setting both (a
+     * {@code minHold} other than 0) fails the deployment; the override {@code .../Locked/minHold}
+     * wins over either.
+     *
+     * @return the minimum hold as text, or empty
+     */
+    @Nonbinding
+    String minHoldDuration() default "";
+
+    /**
+     * The job this lock runs, when it is named apart from the lock: the name its runs are recorded
+     * under ({@link LockManager#describeJob(String)}, {@link LockManager#describe(String)}'s
+     * {@link LockInfo#lastRun()}) whatever slot's lock name ran them.
+     *
+     * <pre>{@code
+     * @Schedule(second = "0/2", minute = "*", hour = "*", persistent = false)
+     * @Locked(value = "interest:{slot}", job = "interest", whenHeld = WhenHeld.SKIP, minHoldDuration = "1.5s")
+     * void payInterest() { ... }      // locks interest:2026-03-01T10:00:02Z; describeJob("interest") answers
+     * }</pre>
+     *
+     * Empty, the default, records the runs under the lock's own name, except for a name with a slot
+     * in it ({@code {slot}}, or a placeholder on a {@code jakarta.ejb.Timer} or Quarkus
+     * {@code ScheduledExecution} parameter): its runs are recorded under the template as written,
+     * such as {@code interest:{slot}}. A lock whose name differs from its job's is a per-run name:
+     * its fencing counter lives only as long as the slot needs it (see {@code docs/configuration.md}).
+     *
+     * @return the job's name, or empty
+     */
+    @Nonbinding
+    String job() default "";
 
     /**
      * @return which kind of lock to take

@@ -456,15 +456,44 @@ function ops.keep()
     return 0
 end
 
--- last-run: remembers how the latest run of a job under a lock ended, for describe. One string
--- per lock name, overwritten by every run and expiring with the fencing counter's lifetime.
--- KEYS[1] the lock's last-run key
--- ARGV[1] '<started ms>|<took ms>|<outcome>|<fencing token>|<error class or empty>|<thread>|<process>',
--- ARGV[2] its lifetime ms
+-- last-run: remembers how the latest run of a job ended, for describe, and keeps it in the job's
+-- short list of recent runs, newest first. One string and one list per job name (the lock's own,
+-- or a job named apart from its per-slot locks), overwritten or trimmed by every run, and
+-- expiring with the fencing counter's lifetime after the job's last run. Safe to repeat: a retry
+-- after a failure halfway (or a resent request) finds its record in the list already and does
+-- not push it twice, and never puts an older run over a newer one as the latest (the record
+-- begins with the run's start and holds its fencing token, so two runs never write the same one).
+-- KEYS[1] the job's last-run key, KEYS[2] the job's list of recent runs
+-- ARGV[1] '<started ms>|<took ms>|<outcome>|<fencing token>|<error class or empty>|<thread>|<lock>|<slot ms or empty>|<process>',
+-- ARGV[2] their lifetime ms, ARGV[3] how many recent runs to keep
 -- returns 1
 ops['last-run'] = function()
-    redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[2])
+    local started = tonumber(string.match(ARGV[1], '^(%d+)'))
+    local latest = redis.call('get', KEYS[1])
+    if not latest or (tonumber(string.match(latest, '^(%d+)')) or 0) <= started then
+        redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[2])
+    end
+    local recent = redis.call('lrange', KEYS[2], 0, -1)
+    local listed = false
+    for _, record in ipairs(recent) do
+        if record == ARGV[1] then
+            listed = true
+        end
+    end
+    if not listed then
+        redis.call('lpush', KEYS[2], ARGV[1])
+    end
+    redis.call('ltrim', KEYS[2], 0, tonumber(ARGV[3]) - 1)
+    redis.call('pexpire', KEYS[2], ARGV[2])
     return 1
+end
+
+-- recent-runs: the short list of a job's recent runs, newest first, for describeJob; nothing is
+-- written.
+-- KEYS[1] the job's list of recent runs
+-- returns the records, each as last-run writes it
+ops['recent-runs'] = function()
+    return redis.call('lrange', KEYS[1], 0, -1)
 end
 
 -- hand-over: the last hold of an owner on the reentrant lock passes straight to an owner of the
@@ -943,7 +972,7 @@ end
 -- access: which commands Locksmith sends (from its scripts and directly) this user may not run
 -- on Locksmith's keys and channels; nothing is written.
 -- KEYS[1] a lock, KEYS[2] its fencing counter, KEYS[3] its read/write hash, KEYS[4] its fair
--- queue, KEYS[5] a fair waiter's place, KEYS[6] a release latch
+-- queue, KEYS[5] a fair waiter's place, KEYS[6] a release latch, KEYS[7] a job's list of recent runs
 -- ARGV[1] its release channel, ARGV[2] 'sharded' in a cluster, else '', ARGV[3] '1' when
 -- acquisitions wait for replicas, else ''
 -- returns the refused commands, each as 'command key-or-channel'
@@ -952,6 +981,7 @@ ops.access = function()
         return {'Redis 7.0 or newer (this server has no ACL checks for scripts)'}
     end
     local lock, fence, rw, queue, place, latch = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+    local runs = KEYS[7]
     local channel = ARGV[1]
     local publish = ARGV[2] == 'sharded' and 'spublish' or 'publish'
     local subscribe = ARGV[2] == 'sharded' and 'ssubscribe' or 'subscribe'
@@ -969,6 +999,8 @@ ops.access = function()
         {'pexpire', queue, '1'},
         {'set', place, '1'}, {'del', place}, {'exists', place}, {'pttl', place},
         {'set', latch, '0'}, {'get', latch},
+        {'lpush', runs, 'r'}, {'ltrim', runs, '0', '9'}, {'pexpire', runs, '1'},
+        {'lrange', runs, '0', '-1'},
         {publish, channel, '*'}, {subscribe, channel}, {unsubscribe, channel},
         {publish, channel .. ':m:', 'o1.0'}, {subscribe, channel .. ':m:'}, {unsubscribe, channel .. ':m:'},
     }

@@ -460,7 +460,7 @@ final class FaultRunner {
     @SuppressWarnings("unchecked")
     private static List<String> keysLeft(RedisNode node) {
         return ((List<String>) RespClient.call(node.port(), "KEYS", "locksmith:*")).stream()
-                .filter(key -> !key.endsWith(":fence") && !key.endsWith(":last-run"))
+                .filter(key -> !key.endsWith(":fence") && !key.endsWith(":last-run") && !key.endsWith(":runs"))
                 .filter(key -> !key.startsWith("locksmith:manager:"))
                 .filter(key -> !(key.contains(":unlock:") && expiresWithin(node, key, PROBE_COMMAND_TIMEOUT.toMillis())))
                 .sorted()

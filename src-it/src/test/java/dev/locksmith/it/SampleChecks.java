@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.locksmith.DistributedLock;
+import dev.locksmith.JobInfo;
+import dev.locksmith.LastRun;
+import dev.locksmith.LockHolder;
 import jakarta.json.JsonObject;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import dev.locksmith.testing.Await;
+import dev.locksmith.testing.RespClient;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -35,8 +39,13 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 abstract class SampleChecks extends FencedTransferChecks {
-    /** The lock of the sample's scheduled job, {@code dev.locksmith.sample.jobs.SlotJob.LOCK}. */
+    /**
+     * The sample's scheduled job, {@code dev.locksmith.sample.jobs.SlotJob.LOCK}: its name, and the
+     * constant part of its per-slot lock's name {@value #SLOT_JOB_TEMPLATE}.
+     */
     static final String SLOT_JOB_LOCK = "sample-job";
+    /** The template of the scheduled job's lock name, one lock per slot, and its metrics' label. */
+    static final String SLOT_JOB_TEMPLATE = "sample-job:{slot}";
     /** The lock of the sample's task on the ManagedScheduledExecutorService, {@code ManagedSlotTask.LOCK}. */
     static final String MANAGED_TASK_LOCK = "sample-task";
     /** The lock of the sample's Concurrency 3.1 schedule, {@code dev.locksmith.sample.concurrency.ScheduledSlotJob.LOCK}. */
@@ -385,6 +394,11 @@ abstract class SampleChecks extends FencedTransferChecks {
      * {@code callWithLock} and {@code CallOptions}, runs each of its slots once too, in the same 30 s;
      * where it has Concurrency 3.1, so does the job on {@code @Asynchronous(runAt = @Schedule(...))}
      * ({@code ScheduledSlotJob}), whose last run is readable too. Elsewhere that job never runs.
+     * The job's lock is named per slot ({@code sample-job:{slot}}) and the job apart from it, with a
+     * minimum hold in its own unit ({@code minHoldDuration = "1.5s"}) beside a lease in seconds:
+     * describing the job by its name answers its last run and recent runs whatever slot ran them,
+     * and after the 15 slots Redis keeps the job's two records and the keys of the last slots only,
+     * none of them for longer than the lease.
      */
     @Test
     @Order(11)
@@ -394,25 +408,28 @@ abstract class SampleChecks extends FencedTransferChecks {
         Instant to = from.plus(observed);
         Thread.sleep(Duration.between(Instant.now(), to.plusSeconds(2)).toMillis());
 
-        assertEachSlotRanOnce(SLOT_JOB_LOCK, from, to);
+        assertEachSlotRanOnce(SLOT_JOB_LOCK, SLOT_JOB_TEMPLATE, from, to);
         if (cluster().runtime().runsManagedTask()) {
-            assertEachSlotRanOnce(MANAGED_TASK_LOCK, from, to);
+            assertEachSlotRanOnce(MANAGED_TASK_LOCK, MANAGED_TASK_LOCK, from, to);
         }
         if (cluster().runtime().hasConcurrency31()) {
-            assertEachSlotRanOnce(SCHEDULE_JOB_LOCK, from, to);
+            assertEachSlotRanOnce(SCHEDULE_JOB_LOCK, SCHEDULE_JOB_LOCK, from, to);
             assertLastRunCompleted(SCHEDULE_JOB_LOCK);
         } else {
             assertThat(database().jobRuns(SCHEDULE_JOB_LOCK, from, to))
                     .as("no Concurrency 3.1 on %s: the WAR deployed, its schedule never started", cluster().runtime())
                     .isEmpty();
         }
-        assertLastRunCompleted(SLOT_JOB_LOCK);
+        JsonObject lastRun = assertLastRunCompleted(SLOT_JOB_LOCK);
+        assertThat(lastRun.getString("lock")).as("the slot's own lock, %s", lastRun).startsWith(SLOT_JOB_LOCK + ":");
+        assertJobRecordsAnswerForEverySlot();
+        assertOnlyTheLastSlotsKeysAreLeft();
 
         Instant killed;
         String survivor;
         try (DatabaseGates.Gate gate = DatabaseGates.holdCommit(database(), DatabaseGates.JOB_GATE)) {
             DatabaseGates.awaitWaiting(database(), 1, SOON);
-            String holder = cluster().locks().describe(SLOT_JOB_LOCK).holders().get(0).process();
+            String holder = runningSlotsHolder();
             int runner = cluster().process(0).pid() == pidIn(holder) ? 0 : 1;
             assertThat(cluster().process(runner).pid()).as("the runner %s", holder).isEqualTo(pidIn(holder));
             killed = Instant.now();
@@ -429,18 +446,86 @@ abstract class SampleChecks extends FencedTransferChecks {
                 .isLessThanOrEqualTo(SampleCluster.LEASE.plusSeconds(2).plusMillis(500));
     }
 
-    private void assertLastRunCompleted(String job) {
+    private JsonObject assertLastRunCompleted(String job) {
         Reply described = first().describeLock(job);
         JsonObject lastRun = described.body().getJsonObject("lastRun");
         assertThat(lastRun).as("%s", described).isNotNull();
         assertThat(lastRun.getString("outcome")).isEqualTo("completed");
         assertThat(lastRun.getString("process")).contains("pid ");
+        return lastRun;
     }
 
     /**
-     * @param job the job's lock name, also its {@code job} in {@code job_run}
+     * {@code describeJob} by the job's name: its latest run is the head of its recent runs, each
+     * named by the slot's own lock and slot, from either server.
      */
-    private void assertEachSlotRanOnce(String job, Instant from, Instant to) {
+    private void assertJobRecordsAnswerForEverySlot() {
+        JobInfo job = cluster().locks().describeJob(SLOT_JOB_LOCK);
+        System.out.printf("SCHEDULED-JOB %s: describeJob(\"%s\") = %s%n", cluster().runtime(), SLOT_JOB_LOCK, job);
+        assertThat(job.recentRuns()).as("%s", job).hasSize(JobInfo.RECENT_RUNS);
+        assertThat(job.lastRun()).contains(job.recentRuns().get(0));
+        for (LastRun run : job.recentRuns()) {
+            assertThat(run.slot()).as("the slot of %s", run).isNotNull();
+            assertThat(run.lock()).isEqualTo(SLOT_JOB_LOCK + ":" + run.slot());
+            assertThat(run.slot().getEpochSecond() % 2).as("a slot of */2 seconds: %s", run).isZero();
+        }
+        assertThat(job.recentRuns()).extracting(LastRun::slot).doesNotHaveDuplicates();
+    }
+
+    /**
+     * Per-slot names leave nothing behind beyond the slots that still need their keys: the lock of
+     * the last slot or two (its minimum hold), their fencing counters (as long as the minimum hold)
+     * and release latches (the command timeout); and the job's two records.
+     */
+    private void assertOnlyTheLastSlotsKeysAreLeft() {
+        String prefix = cluster().keyPrefix();
+        @SuppressWarnings("unchecked")
+        List<String> slotKeys = (List<String>) RespClient.call(cluster().redis().port(), "KEYS",
+                prefix + "{" + SLOT_JOB_LOCK + ":*");
+        @SuppressWarnings("unchecked")
+        List<String> jobKeys = (List<String>) RespClient.call(cluster().redis().port(), "KEYS",
+                prefix + "{" + SLOT_JOB_LOCK + "}*");
+        System.out.printf("SCHEDULED-JOB %s: keys left after the 15 observed slots: %d of the job %s, %d of its"
+                + " slots %s%n", cluster().runtime(), jobKeys.size(), jobKeys, slotKeys.size(), slotKeys);
+        assertThat(jobKeys).containsExactlyInAnyOrder(prefix + "{" + SLOT_JOB_LOCK + "}:last-run",
+                prefix + "{" + SLOT_JOB_LOCK + "}:runs");
+        assertThat(slotKeys.stream().map(key -> key.substring(0, key.indexOf('}') + 1)).distinct().count())
+                .as("slots with keys left, of the 15 observed: %s", slotKeys).isLessThanOrEqualTo(5);
+        for (String key : slotKeys) {
+            long ttl = Long.parseLong(String.valueOf(RespClient.call(cluster().redis().port(), "PTTL", key)));
+            assertThat(ttl).as("time to live of %s", key).isLessThanOrEqualTo(Duration.ofSeconds(60).toMillis());
+        }
+    }
+
+    /**
+     * @return the process holding the lock of the slot whose run is held up at the database gate
+     */
+    private String runningSlotsHolder() {
+        String[] holder = new String[1];
+        Await.until("the running slot's holder", SOON, () -> {
+            Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+            for (int back = 0; back <= 12; back++) {
+                Instant slot = now.minusSeconds(back);
+                if (slot.getEpochSecond() % 2 != 0) {
+                    continue;
+                }
+                for (LockHolder each : cluster().locks().describe(SLOT_JOB_LOCK + ":" + slot).holders()) {
+                    if (each.mode().equals("exclusive")) {
+                        holder[0] = each.process();
+                        return true;
+                    }
+                }
+            }
+            return false;
+        });
+        return holder[0];
+    }
+
+    /**
+     * @param job      the job's name, its {@code job} in {@code job_run}
+     * @param template the label of its lock in metrics: the lock name's template
+     */
+    private void assertEachSlotRanOnce(String job, String template, Instant from, Instant to) {
         Duration observed = Duration.between(from, to);
         SortedMap<String, List<String>> runs = database().jobRuns(job, from, to);
         Map<String, List<String>> twice = runs.entrySet().stream().filter(run -> run.getValue().size() > 1)
@@ -450,8 +535,8 @@ abstract class SampleChecks extends FencedTransferChecks {
         long skipped = -1;
         if (cluster().runtime().exportsMetrics()) {
             Await.until("a skipped slot of " + job + " in the exported metrics", SOON,
-                    () -> ExportedMetrics.skipped(cluster(), job) > 0);
-            skipped = ExportedMetrics.skipped(cluster(), job);
+                    () -> ExportedMetrics.skipped(cluster(), template) > 0);
+            skipped = ExportedMetrics.skipped(cluster(), template);
         }
         System.out.printf("SCHEDULED-JOB %s, %s: %d slots observed in %s, run twice: %d, runs by server: %s,"
                 + " skipped (exported metrics, -1 = not exported): %d%n", cluster().runtime(), job, runs.size(),

@@ -224,6 +224,13 @@ final class SampleCluster implements BeforeAllCallback, BeforeEachCallback, Afte
         return redis;
     }
 
+    /**
+     * @return the key prefix both servers and {@link #locks()} share
+     */
+    String keyPrefix() {
+        return keyPrefix;
+    }
+
     Optional<SampleDatabase> database() {
         return Optional.ofNullable(database);
     }

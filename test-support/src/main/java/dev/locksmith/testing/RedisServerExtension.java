@@ -54,8 +54,8 @@ public final class RedisServerExtension implements BeforeAllCallback, AfterEachC
 
     /**
      * The keys Locksmith must not leave behind: everything but fencing counters (which must
-     * outlive locks to keep tokens increasing), jobs' last-run records (kept as long, for
-     * {@code describe}) and release latches that expire within the
+     * outlive locks to keep tokens increasing), jobs' records of their last and recent runs (kept
+     * as long, for {@code describe} and {@code describeJob}) and release latches that expire within the
      * command timeout (they make a retried unlock harmless), and the descriptions managers keep of
      * themselves while they run.
      *
@@ -64,7 +64,7 @@ public final class RedisServerExtension implements BeforeAllCallback, AfterEachC
      */
     public List<String> lockStateLeftBehind(long commandTimeoutMillis) {
         return keys("locksmith:*").stream()
-                .filter(key -> !key.endsWith(":fence") && !key.endsWith(":last-run"))
+                .filter(key -> !key.endsWith(":fence") && !key.endsWith(":last-run") && !key.endsWith(":runs"))
                 // a manager's description of itself: there while it runs, gone three leases after it dies
                 .filter(key -> !key.startsWith("locksmith:manager:"))
                 .filter(key -> !(key.contains(":unlock:") && expiresWithin(key, commandTimeoutMillis)))

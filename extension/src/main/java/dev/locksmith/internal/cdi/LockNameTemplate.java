@@ -19,11 +19,15 @@ import java.util.List;
  *   <li>{@code {0}}: the first parameter;</li>
  *   <li>{@code {order.customer.id}} or {@code {0.customer.id}}: through getters or record components;</li>
  *   <li>{@code {timer.nextTimeout}}: a {@link Date} or a point in time ({@link TemporalAccessor}) is
- *       written as an ISO-8601 instant in UTC, such as {@code 2026-03-01T10:00:02Z}.</li>
+ *       written as an ISO-8601 instant in UTC, such as {@code 2026-03-01T10:00:02Z};</li>
+ *   <li>{@code {slot}}: the scheduled time of the current firing of a scheduled method, written the
+ *       same way ({@link FiringSlot}); a parameter named {@code slot} wins over it.</li>
  * </ul>
  * An empty template names the lock after the method: {@code fully.qualified.Class#method}.
  */
 final class LockNameTemplate {
+    private static final String SLOT = "slot";
+
     private final String text;
     private final List<Part> parts;
 
@@ -77,12 +81,27 @@ final class LockNameTemplate {
      * @throws IllegalArgumentException when a value the name needs is null
      */
     String render(Object[] arguments, String where) {
+        return render(arguments, null, where);
+    }
+
+    /**
+     * @param arguments the call's arguments
+     * @param slot      the scheduled time of the current firing, or null when the template has no {@code {slot}}
+     * @param where     names the use for messages
+     * @return the lock name for this call
+     * @throws IllegalArgumentException when a value the name needs is null
+     */
+    String render(Object[] arguments, Instant slot, String where) {
         StringBuilder name = new StringBuilder();
         for (Part part : parts) {
             if (part instanceof Literal literal) {
                 name.append(literal.text());
-            } else {
-                Placeholder placeholder = (Placeholder) part;
+            } else if (part instanceof Slot) {
+                if (slot == null) {
+                    throw new IllegalArgumentException(where + ": {slot} has no firing time for this call");
+                }
+                name.append(slot);
+            } else if (part instanceof Placeholder placeholder) {
                 name.append(text(placeholder.path().valueOf(arguments[placeholder.index()],
                         where + ": {" + placeholder.expression() + "}")));
             }
@@ -112,7 +131,35 @@ final class LockNameTemplate {
         return text;
     }
 
-    private static Placeholder placeholder(String expression, Method method) {
+    /**
+     * @return whether the template has {@code {slot}}
+     */
+    boolean hasSlot() {
+        return parts.stream().anyMatch(Slot.class::isInstance);
+    }
+
+    /**
+     * @param method the method the template is bound to
+     * @return whether each firing of a scheduled method gets a name of its own: the template has
+     *         {@code {slot}}, or a placeholder on a {@code jakarta.ejb.Timer} or Quarkus
+     *         {@code ScheduledExecution} parameter
+     */
+    boolean namesEachFiring(Method method) {
+        for (Part part : parts) {
+            if (part instanceof Slot) {
+                return true;
+            }
+            if (part instanceof Placeholder placeholder) {
+                String type = method.getParameterTypes()[placeholder.index()].getName();
+                if (type.equals(FiringSlot.EJB_TIMER) || type.equals(FiringSlot.QUARKUS_EXECUTION)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static Part placeholder(String expression, Method method) {
         if (expression.isBlank()) {
             throw new IllegalArgumentException("'{}' names nothing. Use {sku}, {0} or {order.id}");
         }
@@ -121,6 +168,10 @@ final class LockNameTemplate {
             throw new IllegalArgumentException("'{" + expression + "}' has an empty property name. Use {order.id}");
         }
         String head = segments.get(0);
+        if (expression.equals(SLOT) && Arrays.stream(method.getParameters())
+                .noneMatch(parameter -> parameter.isNamePresent() && parameter.getName().equals(SLOT))) {
+            return new Slot();
+        }
         int index = head.chars().allMatch(Character::isDigit) ? byPosition(head, method) : byName(head, method);
         try {
             PropertyPath path = PropertyPath.resolve(method.getParameterTypes()[index], segments.subList(1, segments.size()));
@@ -154,7 +205,10 @@ final class LockNameTemplate {
                 + Arrays.stream(parameters).map(Parameter::getName).toList() + ". Compile with -parameters, or use {0}.");
     }
 
-    private sealed interface Part permits Literal, Placeholder {
+    private sealed interface Part permits Literal, Placeholder, Slot {
+    }
+
+    private record Slot() implements Part {
     }
 
     private record Literal(String text) implements Part {

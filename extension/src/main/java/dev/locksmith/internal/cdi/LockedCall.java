@@ -1,10 +1,12 @@
 package dev.locksmith.internal.cdi;
 
 import dev.locksmith.DistributedLock;
+import dev.locksmith.LockException;
 import dev.locksmith.LockManager;
 import dev.locksmith.LockTimeoutException;
 import dev.locksmith.internal.lock.GuardedCall;
 import dev.locksmith.internal.lock.UnlockDeferral;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.Callable;
@@ -44,18 +46,28 @@ final class LockedCall {
      *                  is taken, when the manager bean surely exists
      * @param operation the resolved {@code @Locked} use
      * @param arguments the call's arguments, for the lock name
+     * @param timer     the timer of an EJB timeout call ({@code InvocationContext.getTimer()}), or null
      * @param call      the rest of the invocation
      * @return what the call returned, or what a skipped call returns (null, {@code Optional.empty()})
      * @throws LockTimeoutException if the lock was not acquired within the wait time and the use does not skip
      * @throws Exception            whatever the call threw; the lock is released either way
      */
     static Object run(LockManager locks, Supplier<UnlockDeferral> deferral, LockedOperation operation, Object[] arguments,
-                      Callable<Object> call) throws Exception {
-        DistributedLock lock = lockOf(locks, operation, operation.lockName(arguments));
+                      Object timer, Callable<Object> call) throws Exception {
+        Instant slot;
+        try {
+            slot = operation.slot(arguments, timer);
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            throw new LockException(operation.name().text(), operation.where() + ": " + e.getMessage(), e);
+        }
+        String name = operation.name().render(arguments, slot, operation.where());
+        DistributedLock lock = lockOf(locks, operation, name);
         GuardedCall guarded = new GuardedCall(lock, operation.waitTime(), operation.leaseTime(), operation.minHold(),
-                operation.skip(), operation.where(), operation.name().text());
+                operation.skip(), operation.where(), operation.name().text())
+                .forJob(operation.job() == null ? name : operation.job(), slot);
+        DistributedLock held = guarded.lock();
         return guarded.call(new LazyDeferral(deferral), () -> {
-            enter(new Running(lock, operation));
+            enter(new Running(held, operation));
             try {
                 return call.call();
             } finally {

@@ -51,13 +51,14 @@ public class LockedInterceptor {
      */
     @AroundInvoke
     public Object lock(InvocationContext invocation) throws Exception {
-        return locked(invocation);
+        return locked(invocation, null);
     }
 
     /**
      * Runs an EJB timeout method ({@code @Schedule}, {@code @Timeout}) while holding the lock its
      * {@code @Locked} names: timers are how scheduled jobs run, and with {@code whenHeld = SKIP}
-     * a server whose timer finds the lock held skips its run without failing the timeout.
+     * a server whose timer finds the lock held skips its run without failing the timeout. The
+     * timer is what {@code {slot}} is read from.
      *
      * @param invocation the timeout call
      * @return what the call returned
@@ -65,12 +66,12 @@ public class LockedInterceptor {
      */
     @AroundTimeout
     public Object lockTimeout(InvocationContext invocation) throws Exception {
-        return locked(invocation);
+        return locked(invocation, invocation.getTimer());
     }
 
-    private Object locked(InvocationContext invocation) throws Exception {
+    private Object locked(InvocationContext invocation, Object timer) throws Exception {
         LockedOperation operation = runtime.operation(intercepted.getBeanClass(), invocation.getMethod());
         return LockedCall.run(locks, runtime.lifecycle()::unlockDeferral, operation,
-                invocation.getParameters(), invocation::proceed);
+                invocation.getParameters(), timer, invocation::proceed);
     }
 }

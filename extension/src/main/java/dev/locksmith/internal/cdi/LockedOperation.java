@@ -7,6 +7,7 @@ import dev.locksmith.WhenHeld;
 import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.time.temporal.UnsupportedTemporalTypeException;
 import java.util.Arrays;
@@ -27,9 +28,12 @@ import java.util.stream.Collectors;
  * @param skip        whether a lock held elsewhere skips the call ({@link WhenHeld#SKIP})
  * @param whenSkipped what a skipped call returns: null, or {@code Optional.empty()}
  * @param fenced      whether the call's transaction checks the lock's fencing token against the fence table
+ * @param job         the job its runs are recorded under, or null for the lock's own name
+ * @param firingSlot  where {@code {slot}} comes from, or null when the name has none
  */
 record LockedOperation(String where, LockNameTemplate name, LockType type, Duration waitTime, Duration leaseTime,
-                       Duration minHold, boolean skip, Object whenSkipped, boolean fenced) {
+                       Duration minHold, boolean skip, Object whenSkipped, boolean fenced, String job,
+                       FiringSlot firingSlot) {
     private static final long DEFAULT = -1;
 
     /**
@@ -48,9 +52,13 @@ record LockedOperation(String where, LockNameTemplate name, LockType type, Durat
                 .collect(Collectors.joining(", ", "(", ")"));
         try {
             LockNameTemplate name = LockNameTemplate.bind(locked.value(), beanClass, method);
-            Duration wait = time(values, beanClass, method, LockedOverrides.WAIT_TIME, locked.waitTime(), locked.unit());
-            Duration lease = time(values, beanClass, method, LockedOverrides.LEASE_TIME, locked.leaseTime(), locked.unit());
-            Duration minHold = time(values, beanClass, method, LockedOverrides.MIN_HOLD, locked.minHold(), locked.unit());
+            Duration wait = time(values, beanClass, method, LockedOverrides.WAIT_TIME, locked.waitTime(),
+                    locked.waitDuration(), locked.unit());
+            Duration lease = time(values, beanClass, method, LockedOverrides.LEASE_TIME, locked.leaseTime(),
+                    locked.leaseDuration(), locked.unit());
+            Duration minHold = time(values, beanClass, method, LockedOverrides.MIN_HOLD, locked.minHold(),
+                    locked.minHoldDuration(), locked.unit());
+            FiringSlot firingSlot = name.hasSlot() ? FiringSlot.of(method) : null;
             if (locked.type() == null) {
                 throw new IllegalArgumentException("type is null; use one of " + Arrays.toString(LockType.values()));
             }
@@ -60,6 +68,7 @@ record LockedOperation(String where, LockNameTemplate name, LockType type, Durat
             boolean skip = locked.whenHeld() == WhenHeld.SKIP;
             minHold = minHold == null ? Duration.ZERO : minHold;
             checkMinHold(minHold, lease, locked);
+            checkWait(wait, minHold, lease, skip);
             if (skip && method.getReturnType().isPrimitive() && method.getReturnType() != void.class) {
                 throw new IllegalArgumentException("whenHeld = SKIP, but the method returns " + method.getReturnType()
                         + ", which a skipped call has no value for. Return void, a wrapper such as "
@@ -69,8 +78,9 @@ record LockedOperation(String where, LockNameTemplate name, LockType type, Durat
             // run of the same slot would only run it again after that one.
             Duration waited = wait != null ? wait : skip ? Duration.ZERO : defaultWait;
             boolean fenced = fenced(values, beanClass, method, locked);
+            String job = job(locked, name, method);
             return new LockedOperation(where, name, locked.type(), waited, lease, minHold, skip,
-                    method.getReturnType() == Optional.class ? Optional.empty() : null, fenced);
+                    method.getReturnType() == Optional.class ? Optional.empty() : null, fenced, job, firingSlot);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
         }
@@ -123,6 +133,43 @@ record LockedOperation(String where, LockNameTemplate name, LockType type, Durat
         }
     }
 
+    /**
+     * Against each other: a unit that fits one attribute may turn another into nonsense
+     * ({@code minHold = 1500, unit = MILLIS} also makes {@code leaseTime = 60} 60 ms).
+     */
+    private static void checkWait(Duration wait, Duration minHold, Duration lease, boolean skip) {
+        if (wait == null) {
+            return;
+        }
+        if (skip && !minHold.isZero() && wait.compareTo(minHold) >= 0) {
+            throw new IllegalArgumentException("waitTime = " + Durations.format(wait) + " is not shorter than minHold = "
+                    + Durations.format(minHold) + " with whenHeld = SKIP: a server whose timer fires late would wait"
+                    + " out the minimum hold, get the lock and run the slot a second time. Use waitTime = 0 (or leave"
+                    + " it at -1), or a wait well under the minimum hold");
+        }
+        if (skip && lease != null && wait.compareTo(lease) >= 0) {
+            throw new IllegalArgumentException("waitTime = " + Durations.format(wait) + " is not shorter than"
+                    + " leaseTime = " + Durations.format(lease) + " with whenHeld = SKIP: a server would wait out the"
+                    + " whole run of another and run the slot again. Use waitTime = 0 (or leave it at -1), or check"
+                    + " the unit of each time (waitDuration, leaseDuration and minHoldDuration take their own)");
+        }
+    }
+
+    /**
+     * @return the job named apart from the lock, the template of a name per firing, else null
+     */
+    private static String job(Locked locked, LockNameTemplate name, Method method) {
+        String job = locked.job() == null ? "" : locked.job();
+        if (!job.isEmpty()) {
+            if (job.isBlank() || job.length() > 512) {
+                throw new IllegalArgumentException("job = '" + job + "' is not a job name: use 1 to 512 characters,"
+                        + " not all blank, such as job = \"interest\"");
+            }
+            return job;
+        }
+        return name.namesEachFiring(method) ? name.text() : null;
+    }
+
     private static String box(Class<?> primitive) {
         return java.lang.invoke.MethodType.methodType(primitive).wrap().returnType().getSimpleName();
     }
@@ -137,28 +184,59 @@ record LockedOperation(String where, LockNameTemplate name, LockType type, Durat
     }
 
     /**
-     * @return the time of one attribute: the override, else the annotation; null for -1
+     * @param arguments the call's arguments
+     * @param timer     the timer of a timeout call, or null
+     * @return the scheduled time of this firing, or null when the name has no {@code {slot}}
+     * @throws IllegalStateException when the name has {@code {slot}} and the call no firing time
+     *                               (a direct call, an interval timer)
+     */
+    Instant slot(Object[] arguments, Object timer) {
+        return firingSlot == null ? null : firingSlot.slot(timer, arguments);
+    }
+
+    /**
+     * @return the time of one attribute: the override, else the annotation's text member, else its
+     *         number; null for -1
      */
     private static Duration time(ConfigValues values, Class<?> beanClass, Method method, String attribute,
-                                 long annotated, ChronoUnit unit) {
+                                 long annotated, String text, ChronoUnit unit) {
         var override = LockedOverrides.find(values, beanClass, method, attribute);
+        String member = attribute.equals(LockedOverrides.WAIT_TIME) ? "waitDuration"
+                : attribute.equals(LockedOverrides.LEASE_TIME) ? "leaseDuration" : "minHoldDuration";
+        long unset = attribute.equals(LockedOverrides.MIN_HOLD) ? 0 : DEFAULT;
+        boolean written = text != null && !text.isEmpty();
+        if (written && annotated != unset) {
+            throw new IllegalArgumentException(attribute + " = " + annotated + " and " + member + " = \"" + text
+                    + "\" are both set; keep one: " + member + " carries its own unit, " + attribute + " takes unit = "
+                    + unitName(unit));
+        }
+        if (override.isEmpty() && written) {
+            Duration parsed;
+            try {
+                parsed = Durations.parse(text);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(member + " = \"" + text + "\" is not a duration; write "
+                        + Durations.FORMS + ", or leave it empty", e);
+            }
+            return checked(member + " = \"" + text + "\"", attribute, parsed);
+        }
         if (override.isEmpty()) {
             return checked(attribute + " = " + annotated + " " + unitName(unit), attribute, annotated, unit);
         }
         String key = override.get().key();
-        String text = override.get().value();
-        if (text.matches("-?\\d+")) {
-            return checked(key + " = '" + text + "' (in " + unitName(unit) + ", the annotation's unit)", attribute,
-                    Long.parseLong(text), unit);
+        String overridden = override.get().value();
+        if (overridden.matches("-?\\d+")) {
+            return checked(key + " = '" + overridden + "' (in " + unitName(unit) + ", the annotation's unit)", attribute,
+                    Long.parseLong(overridden), unit);
         }
         Duration parsed;
         try {
-            parsed = Durations.parse(text);
+            parsed = Durations.parse(overridden);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("config key " + key + " = '" + text + "' is not a duration; write "
+            throw new IllegalArgumentException("config key " + key + " = '" + overridden + "' is not a duration; write "
                     + Durations.FORMS + ", a plain number in " + unitName(unit) + ", or -1 for the default", e);
         }
-        return checked("config key " + key + " = '" + text + "'", attribute, parsed);
+        return checked("config key " + key + " = '" + overridden + "'", attribute, parsed);
     }
 
     private static Duration checked(String what, String attribute, long amount, ChronoUnit unit) {

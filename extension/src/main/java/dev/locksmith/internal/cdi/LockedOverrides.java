@@ -12,7 +12,9 @@ import java.util.Optional;
  *   <li>{@code com.example.Shop/Locked/waitTime} — every {@code @Locked} method of a class;</li>
  *   <li>{@code Locked/waitTime} — every {@code @Locked} use of the application.</li>
  * </ol>
- * The same holds for {@code leaseTime}, {@code minHold} and {@code fenced}. An override wins over the annotation.
+ * The same holds for {@code leaseTime}, {@code minHold} and {@code fenced}. An override wins over the annotation,
+ * whether it gives the time as a number in its {@code unit} or as text with its own unit
+ * ({@code minHoldDuration = "1.5s"}).
  */
 final class LockedOverrides {
     /** The attribute {@code waitTime}. */

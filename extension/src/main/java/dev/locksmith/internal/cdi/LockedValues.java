@@ -26,6 +26,10 @@ final class LockedValues extends AnnotationLiteral<Locked> implements Locked {
     private final ChronoUnit unit;
     private final LockType type;
     private final boolean fenced;
+    private final String waitDuration;
+    private final String leaseDuration;
+    private final String minHoldDuration;
+    private final String job;
 
     private LockedValues(AnnotationInfo locked) {
         this.value = member(locked, "value", AnnotationMember::asString);
@@ -36,6 +40,10 @@ final class LockedValues extends AnnotationLiteral<Locked> implements Locked {
         this.unit = member(locked, "unit", member -> member.asEnum(ChronoUnit.class));
         this.type = member(locked, "type", member -> member.asEnum(LockType.class));
         this.fenced = member(locked, "fenced", AnnotationMember::asBoolean);
+        this.waitDuration = member(locked, "waitDuration", AnnotationMember::asString);
+        this.leaseDuration = member(locked, "leaseDuration", AnnotationMember::asString);
+        this.minHoldDuration = member(locked, "minHoldDuration", AnnotationMember::asString);
+        this.job = member(locked, "job", AnnotationMember::asString);
     }
 
     /**
@@ -97,5 +105,25 @@ final class LockedValues extends AnnotationLiteral<Locked> implements Locked {
     @Override
     public boolean fenced() {
         return fenced;
+    }
+
+    @Override
+    public String waitDuration() {
+        return waitDuration;
+    }
+
+    @Override
+    public String leaseDuration() {
+        return leaseDuration;
+    }
+
+    @Override
+    public String minHoldDuration() {
+        return minHoldDuration;
+    }
+
+    @Override
+    public String job() {
+        return job;
     }
 }

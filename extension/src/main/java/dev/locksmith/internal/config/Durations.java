@@ -1,5 +1,7 @@
 package dev.locksmith.internal.config;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
@@ -7,12 +9,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads durations written in configuration: ISO-8601 ({@code PT30S}) or a number with a short
- * unit ({@code 500ms}, {@code 30s}, {@code 5m}, {@code 2h}).
+ * Reads durations written in configuration and in {@code @Locked}'s text members: ISO-8601
+ * ({@code PT30S}) or a number, possibly with a fraction, and a short unit ({@code 500ms},
+ * {@code 1.5s}, {@code 30s}, {@code 5m}, {@code 2h}).
  */
 public final class Durations {
-    public static final String FORMS = "ISO-8601 such as PT30S, or a number with ms, s, m or h such as 500ms, 30s, 5m";
-    private static final Pattern SHORT = Pattern.compile("(-?\\d+)\\s*(ms|s|m|h)");
+    public static final String FORMS = "ISO-8601 such as PT30S, or a number with ms, s, m or h such as 500ms, 1.5s, 5m";
+    private static final Pattern SHORT = Pattern.compile("(-?\\d+(?:\\.\\d+)?)\\s*(ms|s|m|h)");
 
     private Durations() {
     }
@@ -26,13 +29,20 @@ public final class Durations {
         String trimmed = text.trim().toLowerCase(Locale.ROOT);
         Matcher matcher = SHORT.matcher(trimmed);
         if (matcher.matches()) {
-            long amount = Long.parseLong(matcher.group(1));
-            return switch (matcher.group(2)) {
-                case "ms" -> Duration.ofMillis(amount);
-                case "s" -> Duration.ofSeconds(amount);
-                case "m" -> Duration.ofMinutes(amount);
-                default -> Duration.ofHours(amount);
+            BigDecimal amount = new BigDecimal(matcher.group(1));
+            long nanosPerUnit = switch (matcher.group(2)) {
+                case "ms" -> 1_000_000L;
+                case "s" -> 1_000_000_000L;
+                case "m" -> 60_000_000_000L;
+                default -> 3_600_000_000_000L;
             };
+            try {
+                return Duration.ofNanos(amount.multiply(BigDecimal.valueOf(nanosPerUnit)).setScale(0, RoundingMode.UNNECESSARY)
+                        .longValueExact());
+            } catch (ArithmeticException e) {
+                throw new IllegalArgumentException("'" + text + "' is not a duration of whole nanoseconds within"
+                        + " 292 years; write " + FORMS, e);
+            }
         }
         if (trimmed.startsWith("p") || trimmed.startsWith("-p")) {
             try {

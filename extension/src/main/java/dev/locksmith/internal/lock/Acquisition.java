@@ -192,7 +192,7 @@ final class Acquisition {
 
     private CompletionStage<List<Long>> sendRequest(boolean joiningRing) {
         AcquireRequest request = new AcquireRequest(owner, lease, System.currentTimeMillis(), threadName,
-                context.settings().fenceLifetime().toMillis(), joiningRing);
+                lock.counterLifetimeMillis(), joiningRing);
         return context.store().acquire(lock.kind().acquisition(lock.keys(), request), dropOwnHold(), lease);
     }
 

@@ -9,6 +9,7 @@ import dev.locksmith.LockTimeoutException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
@@ -30,6 +31,8 @@ public final class GuardedCall {
     public static final String SKIP_LOGGER = "dev.locksmith.skipped";
     private static final Logger SKIPS = System.getLogger(SKIP_LOGGER);
     private static final Logger LOG = System.getLogger(GuardedCall.class.getName());
+    /** The shortest life of a per-run name's fencing counter: longer than any acquisition takes. */
+    public static final Duration SHORTEST_COUNTER_LIFETIME = Duration.ofSeconds(1);
 
     private final DistributedLock lock;
     private final Duration waitTime;
@@ -38,6 +41,8 @@ public final class GuardedCall {
     private final boolean skipWhenHeld;
     private final String where;
     private final String template;
+    private final String job;
+    private final Instant slot;
 
     /**
      * @param lock      the lock to hold
@@ -63,6 +68,11 @@ public final class GuardedCall {
      */
     public GuardedCall(DistributedLock lock, Duration waitTime, Duration leaseTime, Duration minHold,
                        boolean skipWhenHeld, String where, String template) {
+        this(lock, waitTime, leaseTime, minHold, skipWhenHeld, where, template, lock.getName(), null);
+    }
+
+    private GuardedCall(DistributedLock lock, Duration waitTime, Duration leaseTime, Duration minHold,
+                        boolean skipWhenHeld, String where, String template, String job, Instant slot) {
         this.lock = lock;
         this.waitTime = waitTime;
         this.leaseTime = leaseTime;
@@ -70,6 +80,42 @@ public final class GuardedCall {
         this.skipWhenHeld = skipWhenHeld;
         this.where = where;
         this.template = template;
+        this.job = job;
+        this.slot = slot;
+    }
+
+    /**
+     * The same call, recording its runs under a job's name and with the slot they ran for. A lock
+     * whose name is not the job's is a per-run name (one per slot, say): its fencing counter is
+     * seeded to live only {@link #perRunCounterLifetime} instead of the manager's lifetime, since
+     * nobody takes that name once its slot is over. Its tokens still increase: a counter that is
+     * gone is seeded again from the Redis server's clock in microseconds.
+     *
+     * @param job  the job's name; the lock's own for a job not named apart
+     * @param slot the scheduled time of the firing, or null when unknown
+     * @return the call for that job
+     */
+    public GuardedCall forJob(String job, Instant slot) {
+        DistributedLock locked = lock;
+        if (!job.equals(lock.getName()) && lock instanceof JobLock jobLock) {
+            locked = jobLock.forOneRun(perRunCounterLifetime(minHold));
+        }
+        return new GuardedCall(locked, waitTime, leaseTime, minHold, skipWhenHeld, where, template, job, slot);
+    }
+
+    /**
+     * @param minHold a per-run name's minimum hold
+     * @return how long its fencing counter lives: the minimum hold, at least {@link #SHORTEST_COUNTER_LIFETIME}
+     */
+    public static Duration perRunCounterLifetime(Duration minHold) {
+        return minHold.compareTo(SHORTEST_COUNTER_LIFETIME) > 0 ? minHold : SHORTEST_COUNTER_LIFETIME;
+    }
+
+    /**
+     * @return the lock this call holds (a per-run name's own, from {@link #forJob})
+     */
+    public DistributedLock lock() {
+        return lock;
     }
 
     /**
@@ -138,10 +184,12 @@ public final class GuardedCall {
             return;
         }
         try {
-            job.recordRun(startedMillis, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedNanos), failure);
+            job.recordRun(new JobRun(this.job, slot, startedMillis,
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedNanos), failure));
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "Could not record the run of " + (where == null ? "a call" : where) + " under lock '"
-                    + lock.getName() + "'; describe shows an older run: " + e.getMessage());
+            LOG.log(Level.WARNING, "Could not record the run of job '" + this.job + "' ("
+                    + (where == null ? "a call" : where) + ") under lock '" + lock.getName()
+                    + "'; describe shows an older run: " + e.getMessage());
         }
     }
 

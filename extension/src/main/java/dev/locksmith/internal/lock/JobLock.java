@@ -1,5 +1,6 @@
 package dev.locksmith.internal.lock;
 
+import dev.locksmith.DistributedLock;
 import java.time.Duration;
 
 /**
@@ -19,13 +20,19 @@ public interface JobLock {
     void keepAtLeast(Duration minHold);
 
     /**
-     * Remembers in Redis how the current thread's run under this lock ended; call it while still
-     * holding the lock, so that runs are recorded in the order they held it.
+     * Remembers in Redis how the current thread's run under this lock ended, as the job's latest
+     * run and in its short list of recent runs; call it while still holding the lock, so that runs
+     * are recorded in the order they held it.
      *
-     * @param startedMillis when the run started, epoch ms
-     * @param tookMillis    how long it took
-     * @param failure       what the run threw, or null when it completed
+     * @param run the run
      * @throws dev.locksmith.LockException if Redis refused or did not answer
      */
-    void recordRun(long startedMillis, long tookMillis, Throwable failure);
+    void recordRun(JobRun run);
+
+    /**
+     * @param counterLifetime how long the lock's fencing counter lives from its seeding: a per-run
+     *                        name (one per slot) needs its counter only while its slot is taken
+     * @return the same lock, seeding its counter with that lifetime
+     */
+    DistributedLock forOneRun(Duration counterLifetime);
 }

@@ -69,6 +69,14 @@ public record LockKeys(String lock, String fence, String channel, String latchPr
     }
 
     /**
+     * @return the key of the short list of recent runs of a job of this name, newest first (of the
+     *         keys from {@link #of}); it shares the last-run key's hash slot
+     */
+    public String recentRuns() {
+        return lock + ":runs";
+    }
+
+    /**
      * @return what keeping and dropping a hold of this lock needs
      */
     public HoldKeys holdKeys() {

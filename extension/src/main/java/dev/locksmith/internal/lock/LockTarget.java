@@ -12,15 +12,25 @@ import dev.locksmith.internal.observe.LockLabel;
  * @param context     its manager's parts
  * @param handsOver   whether a last release here may pass it straight to a waiting thread of
  *                    this process: the kind allows it and one node says who holds it
+ * @param counterLifetimeMillis how long its fencing counter lives from its seeding: the manager's
+ *                    setting, or a per-run name's shorter one ({@link #forOneRun})
  */
 record LockTarget(String name, String description, LockKind kind, LockKeys keys, LockContext context,
-                  boolean handsOver) {
+                  boolean handsOver, long counterLifetimeMillis) {
 
     static LockTarget of(String name, LockKind kind, LockContext context) {
         LockKeys keys = kind.keys(context.settings().keyPrefix(), LockNames.require(name))
                 .publishingWith(context.store().publishCommand());
         return new LockTarget(name, kind.describe() + " '" + name + "'", kind, keys, context,
-                kind.handsOver() && context.store().oneNodeDecides());
+                kind.handsOver() && context.store().oneNodeDecides(), context.settings().fenceLifetime().toMillis());
+    }
+
+    /**
+     * @param counterLifetimeMillis how long the fencing counter of this per-run name lives
+     * @return the same lock, seeding its counter with that lifetime
+     */
+    LockTarget forOneRun(long counterLifetimeMillis) {
+        return new LockTarget(name, description, kind, keys, context, handsOver, counterLifetimeMillis);
     }
 
     /**

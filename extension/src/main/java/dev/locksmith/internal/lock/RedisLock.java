@@ -1,6 +1,5 @@
 package dev.locksmith.internal.lock;
 
-import dev.locksmith.LastRun;
 import dev.locksmith.LockLostException;
 import dev.locksmith.internal.lease.Hold;
 import dev.locksmith.internal.observe.LockLabel;
@@ -20,8 +19,17 @@ final class RedisLock extends LockFacade implements ReleasableByOwner, JobLock {
     private final LockContext context;
 
     RedisLock(String name, LockKind kind, LockContext context) {
-        this.lock = LockTarget.of(name, kind, context);
+        this(LockTarget.of(name, kind, context), context);
+    }
+
+    private RedisLock(LockTarget lock, LockContext context) {
+        this.lock = lock;
         this.context = context;
+    }
+
+    @Override
+    public RedisLock forOneRun(Duration counterLifetime) {
+        return new RedisLock(lock.forOneRun(counterLifetime.toMillis()), context);
     }
 
     @Override
@@ -115,16 +123,16 @@ final class RedisLock extends LockFacade implements ReleasableByOwner, JobLock {
     }
 
     @Override
-    public void recordRun(long startedMillis, long tookMillis, Throwable failure) {
+    public void recordRun(JobRun run) {
         Hold hold = currentHold();
-        String thread = Thread.currentThread().getName();
-        String record = startedMillis + "|" + tookMillis + "|" + (failure == null ? LastRun.COMPLETED : LastRun.FAILED)
-                + "|" + (hold == null ? -1 : hold.fencingToken()) + "|" + (failure == null ? "" : failure.getClass().getName())
-                + "|" + thread.replace('|', '/') + "|" + context.process();
+        String record = run.record(hold == null ? -1 : hold.fencingToken(), lock.name(),
+                Thread.currentThread().getName(), context.process());
+        LockKeys job = LockKeys.of(context.settings().keyPrefix(), run.job());
         context.replies().await(context.store().everywhere(LockScript.integer("last-run",
-                // The exclusive lock's keys, whatever this lock's kind: describe reads it there.
-                new String[] {LockKeys.of(context.settings().keyPrefix(), lock.name()).lastRun()}, record, Long.toString(context.settings().fenceLifetime().toMillis()))),
-                "Recording the last run under the " + describe());
+                // The exclusive lock's keys of the job's name, whatever this lock's kind: describe reads them there.
+                new String[] {job.lastRun(), job.recentRuns()}, record,
+                Long.toString(context.settings().fenceLifetime().toMillis()), Integer.toString(JobRun.RECENT_RUNS))),
+                "Recording the run of job '" + run.job() + "' under the " + describe());
     }
 
     @Override
@@ -182,7 +190,7 @@ final class RedisLock extends LockFacade implements ReleasableByOwner, JobLock {
         }
         if (!hold.isTokenPublished() && context.store().tokensNeedPublishing()) {
             context.replies().await(context.store().publishToken(lock.keys().fence(), hold.fencingToken(),
-                    context.settings().fenceLifetime().toMillis()), "Publishing the fencing token of " + describe());
+                    lock.counterLifetimeMillis()), "Publishing the fencing token of " + describe());
             hold.tokenPublished();
         }
         return hold.fencingToken();

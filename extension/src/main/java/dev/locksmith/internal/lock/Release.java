@@ -100,7 +100,7 @@ final class Release {
             ScriptCall call = taker == null
                     ? lock.kind().release(lock.keys(), hold.owner(), requestId, latchMillis, offer)
                     : lock.kind().handOver(lock.keys(), hold.owner(),
-                            taker.request(System.currentTimeMillis(), context.settings().fenceLifetime().toMillis()),
+                            taker.request(System.currentTimeMillis(), lock.counterLifetimeMillis()),
                             requestId, latchMillis);
             context.leases().releasing(hold);
             // Read before sending: an offer that comes round before this release's answer is heard after it.

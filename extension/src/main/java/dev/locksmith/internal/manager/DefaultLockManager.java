@@ -5,6 +5,7 @@ import dev.locksmith.DistributedLock;
 import dev.locksmith.DistributedReadWriteLock;
 import dev.locksmith.Fence;
 import dev.locksmith.LockException;
+import dev.locksmith.JobInfo;
 import dev.locksmith.LockInfo;
 import dev.locksmith.LockManager;
 import dev.locksmith.WhenHeld;
@@ -194,8 +195,10 @@ public final class DefaultLockManager implements LockManager {
         if (action == null) {
             throw new IllegalArgumentException("The action to run under lock '" + name + "' is null");
         }
-        return new GuardedCall(getLock(name), options.waitTime(), options.leaseTime(), options.minHold(),
-                options.whenHeld() == WhenHeld.SKIP, null, null).call(unlockDeferral, action);
+        DistributedLock lock = getLock(name);
+        return new GuardedCall(lock, options.waitTime(), options.leaseTime(), options.minHold(),
+                options.whenHeld() == WhenHeld.SKIP, null, null)
+                .forJob(options.job() == null ? lock.getName() : options.job(), null).call(unlockDeferral, action);
     }
 
     /**
@@ -247,6 +250,13 @@ public final class DefaultLockManager implements LockManager {
         LockNames.require(name);
         engine.checkOpen();
         return inspection.describe(name);
+    }
+
+    @Override
+    public JobInfo describeJob(String job) {
+        LockNames.require(job);
+        engine.checkOpen();
+        return inspection.describeJob(job);
     }
 
     /**

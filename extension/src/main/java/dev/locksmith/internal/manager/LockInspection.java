@@ -1,9 +1,11 @@
 package dev.locksmith.internal.manager;
 
+import dev.locksmith.JobInfo;
 import dev.locksmith.LastRun;
 import dev.locksmith.LockHolder;
 import dev.locksmith.LockInfo;
 import dev.locksmith.LockOffer;
+import dev.locksmith.internal.lock.JobRun;
 import dev.locksmith.internal.lock.LockKeys;
 import dev.locksmith.internal.store.LockScript;
 import dev.locksmith.internal.store.LockStore;
@@ -11,6 +13,7 @@ import dev.locksmith.internal.store.RedisReplies;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,7 +23,8 @@ import java.util.Optional;
 /**
  * Reads one lock name's state from Redis for {@link dev.locksmith.LockManager#describe}: every
  * kind's holders and a standing offer from one script call, then the description of each holding
- * manager and of the manager offered to.
+ * manager and of the manager offered to; and a job's recent runs for
+ * {@link dev.locksmith.LockManager#describeJob}.
  */
 final class LockInspection {
     private static final String LAST_RUN = "last-run|";
@@ -92,11 +96,39 @@ final class LockInspection {
     }
 
     /**
-     * @param record {@code <started ms>|<took ms>|<outcome>|<fencing token>|<error>|<thread>|<process>}
+     * @param job a valid job name
+     */
+    JobInfo describeJob(String job) {
+        LockKeys keys = LockKeys.of(keyPrefix, job);
+        List<String> records = replies.await(store.askEveryNode(LockScript.list("recent-runs",
+                new String[] {keys.recentRuns()})), "Describing job '" + job + "'");
+        // With RedLock every master answers; a run that several remember counts once.
+        Map<String, LastRun> runs = new LinkedHashMap<>();
+        for (String record : records) {
+            runs.putIfAbsent(record, lastRun(record));
+        }
+        List<LastRun> recent = runs.values().stream()
+                .sorted(Comparator.comparing(LastRun::started).reversed())
+                .limit(JobInfo.RECENT_RUNS)
+                .toList();
+        Optional<LastRun> last = recent.isEmpty() ? describe(job).lastRun() : Optional.of(recent.get(0));
+        return new JobInfo(job, last, recent);
+    }
+
+    /**
+     * @param record {@code <started ms>|<took ms>|<outcome>|<fencing token>|<error>|<thread>|<lock>|<slot ms>|<process>},
+     *               or, from an older version, {@code <started ms>|<took ms>|<outcome>|<fencing token>|<error>|<thread>|<process>}
      */
     private static LastRun lastRun(String record) {
-        String[] part = record.split("\\|", 7);
-        return new LastRun(Instant.ofEpochMilli(Long.parseLong(part[0])), Duration.ofMillis(Long.parseLong(part[1])),
-                part[2], part[4].isEmpty() ? null : part[4], part[6], part[5], Long.parseLong(part[3]));
+        String[] part = record.split("\\|", 9);
+        Instant started = Instant.ofEpochMilli(Long.parseLong(part[0]));
+        Duration took = Duration.ofMillis(Long.parseLong(part[1]));
+        String error = part[4].isEmpty() ? null : part[4];
+        long token = Long.parseLong(part[3]);
+        if (part.length < 9 || !part[7].matches("\\d*")) {
+            return new LastRun(started, took, part[2], error, record.split("\\|", 7)[6], part[5], token);
+        }
+        return new LastRun(started, took, part[2], error, part[8], JobRun.unescape(part[5]), token,
+                JobRun.unescape(part[6]), part[7].isEmpty() ? null : Instant.ofEpochMilli(Long.parseLong(part[7])));
     }
 }

@@ -27,7 +27,7 @@ final class RedisPermissions {
         LockKeys readWrite = keys.readWrite();
         List<String> refused = replies.await(store.askEveryNode(LockScript.list("access",
                 new String[] {keys.lock(), keys.fence(), readWrite.lock(), keys.queue(), keys.placePrefix() + "owner",
-                        keys.latch("owner")},
+                        keys.latch("owner"), keys.recentRuns()},
                 keys.channel(), store.publishCommand().equals("spublish") ? "sharded" : "", waitsForReplicas ? "1" : "")),
                 "Checking the Redis user's permissions");
         if (!refused.isEmpty()) {

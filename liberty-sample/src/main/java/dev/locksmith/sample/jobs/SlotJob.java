@@ -10,7 +10,6 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import java.sql.Timestamp;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
@@ -19,14 +18,17 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * server would write a row per slot; with {@code @Locked} and {@code waitTime = 0} alone, a server
  * whose timer fires a little late (clock skew) finds the lock already free and runs the slot again.
  * The minimum hold keeps the lock for 1.5 s after the run started, so the late server skips the slot,
- * quietly ({@code whenHeld = SKIP}): nothing is thrown into the timer service. A server that dies
- * mid-run holds the lock for at most one lease ({@code locksmith.lease-time}); the next slot after
- * that runs on another server. {@code GET /api/locks/sample-job} shows the last run.
+ * quietly ({@code whenHeld = SKIP}): nothing is thrown into the timer service. The lock is named
+ * per slot ({@code sample-job:{slot}}, the scheduled time of this firing, read from the timer), and
+ * the job apart from it ({@code job = "sample-job"}): a server that dies mid-run holds only its own
+ * slot's lock, so the next slot runs on another server at once, and Redis keeps one record of the
+ * job, not one per slot. The minimum hold is written with its own unit beside a lease in seconds.
+ * {@code GET /api/locks/sample-job} shows the last run, whatever slot ran it.
  */
 @Singleton
 @TimerControl
 public class SlotJob {
-    /** The lock's name, fixed: the minimum hold, not the name, makes one run per slot. */
+    /** The job's name; its lock is {@code sample-job:<slot>}, one per slot. */
     public static final String LOCK = "sample-job";
     private static final long SLOT_MILLIS = 2_000;
 
@@ -42,7 +44,7 @@ public class SlotJob {
      *              so this slot is 2 s before it, however late the callback runs
      */
     @Schedule(second = "*/2", minute = "*", hour = "*", persistent = false)
-    @Locked(value = LOCK, whenHeld = WhenHeld.SKIP, minHold = 1_500, unit = ChronoUnit.MILLIS)
+    @Locked(value = LOCK + ":{slot}", job = LOCK, whenHeld = WhenHeld.SKIP, minHoldDuration = "1.5s", leaseTime = 60)
     public void runSlot(Timer timer) {
         long now = System.currentTimeMillis();
         Instant slot = timer.getNextTimeout().toInstant().minusMillis(SLOT_MILLIS);

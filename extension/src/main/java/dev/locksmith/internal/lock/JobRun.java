@@ -1,0 +1,47 @@
+package dev.locksmith.internal.lock;
+
+import dev.locksmith.LastRun;
+import java.time.Instant;
+
+/**
+ * One run of a job under a lock, as it is recorded in Redis ({@link JobLock#recordRun}): the
+ * job's latest run, and one entry of its short list of recent runs.
+ *
+ * @param job           the job's name: the lock's own, or one named apart from it ({@code @Locked(job = ...)})
+ * @param slot          the scheduled time of the firing it ran for, or null when unknown
+ * @param startedMillis when it started, epoch ms
+ * @param tookMillis    how long it took
+ * @param failure       what it threw, or null when it completed
+ */
+public record JobRun(String job, Instant slot, long startedMillis, long tookMillis, Throwable failure) {
+    /** How many runs of a job Redis keeps in its list of recent runs. */
+    public static final int RECENT_RUNS = dev.locksmith.JobInfo.RECENT_RUNS;
+
+    /**
+     * @return the record as the script stores it:
+     *         {@code <started ms>|<took ms>|<outcome>|<fencing token>|<error class or empty>|<thread>|<lock>|<slot ms or empty>|<process>};
+     *         the thread's and lock's {@code |} and {@code %} are escaped, the process comes last
+     */
+    String record(long fencingToken, String lockName, String thread, String process) {
+        return startedMillis + "|" + tookMillis + "|" + (failure == null ? LastRun.COMPLETED : LastRun.FAILED)
+                + "|" + fencingToken + "|" + (failure == null ? "" : failure.getClass().getName())
+                + "|" + escape(thread) + "|" + escape(lockName) + "|" + (slot == null ? "" : slot.toEpochMilli())
+                + "|" + process;
+    }
+
+    /**
+     * @param text a thread or lock name
+     * @return it without {@code |}, as {@link #unescape} reads it back
+     */
+    static String escape(String text) {
+        return text.replace("%", "%25").replace("|", "%7C");
+    }
+
+    /**
+     * @param text an escaped field
+     * @return the field as it was before {@link #escape}
+     */
+    public static String unescape(String text) {
+        return text.replace("%7C", "|").replace("%25", "%");
+    }
+}
