@@ -4,6 +4,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Every hold this process has, by lock key and hold field. Holds are recorded only after Redis
@@ -11,6 +12,10 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class HoldTable {
     private final Map<String, Map<String, Hold>> byLock = new ConcurrentHashMap<>();
+    // Changes take this lock first, so the maps' own monitors are never contended: many readers of
+    // one name recording their holds at once would otherwise wait on a bin's monitor, where a
+    // virtual thread can stay pinned to its carrier (see ContentionRegistry); on this lock it parks.
+    private final ReentrantLock changes = new ReentrantLock();
 
     Hold get(String lock, String field) {
         Map<String, Hold> holders = byLock.get(lock);
@@ -30,11 +35,16 @@ final class HoldTable {
     }
 
     void put(Hold hold) {
-        byLock.compute(hold.keys().lock(), (lock, holders) -> {
-            Map<String, Hold> result = holders == null ? new ConcurrentHashMap<>(2) : holders;
-            result.put(hold.field(), hold);
-            return result;
-        });
+        changes.lock();
+        try {
+            byLock.compute(hold.keys().lock(), (lock, holders) -> {
+                Map<String, Hold> result = holders == null ? new ConcurrentHashMap<>(2) : holders;
+                result.put(hold.field(), hold);
+                return result;
+            });
+        } finally {
+            changes.unlock();
+        }
     }
 
     /**
@@ -42,10 +52,15 @@ final class HoldTable {
      */
     boolean remove(Hold hold) {
         boolean[] removed = new boolean[1];
-        byLock.computeIfPresent(hold.keys().lock(), (lock, holders) -> {
-            removed[0] = holders.remove(hold.field(), hold);
-            return holders.isEmpty() ? null : holders;
-        });
+        changes.lock();
+        try {
+            byLock.computeIfPresent(hold.keys().lock(), (lock, holders) -> {
+                removed[0] = holders.remove(hold.field(), hold);
+                return holders.isEmpty() ? null : holders;
+            });
+        } finally {
+            changes.unlock();
+        }
         return removed[0];
     }
 

@@ -13,7 +13,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The {@link LocalContention} of every lock some thread here is acquiring now, or acquired a
@@ -28,6 +30,11 @@ final class ContentionRegistry {
     private static final Logger LOG = System.getLogger(ContentionRegistry.class.getName());
 
     private final Map<String, LocalContention> byChannel = new ConcurrentHashMap<>();
+    // Every change of the map goes through this lock, so the map's own monitors are never contended:
+    // a virtual thread that met another inside ConcurrentHashMap.compute waited on a bin's monitor
+    // where the JDK could not unmount it (jdk.VirtualThreadPinned, "Contended monitor enter", seen by
+    // VirtualThreadLockingTest), while on this lock it parks. Reads need neither.
+    private final ReentrantLock changes = new ReentrantLock();
     private final ManagerState state;
     private final long claimPatienceNanos;
     private final LongSupplier clock;
@@ -57,16 +64,16 @@ final class ContentionRegistry {
     }
 
     LocalContention enter(LockKeys keys) {
-        return byChannel.compute(keys.channel(), (key, existing) -> {
+        return changing(() -> byChannel.compute(keys.channel(), (key, existing) -> {
             LocalContention contention = existing == null
                     ? new LocalContention(keys, state, claimPatienceNanos, clock, desk, managerId) : existing;
             contention.users++;
             return contention;
-        });
+        }));
     }
 
     void leave(LocalContention contention) {
-        byChannel.computeIfPresent(contention.channel(), (key, existing) -> {
+        changing(() -> byChannel.computeIfPresent(contention.channel(), (key, existing) -> {
             if (--existing.users > 0) {
                 return existing;
             }
@@ -84,7 +91,16 @@ final class ContentionRegistry {
                 ended.add(new Ended(existing.keys(), stopped.toCompletableFuture()));
             }
             return null;
-        });
+        }));
+    }
+
+    private <T> T changing(Supplier<T> change) {
+        changes.lock();
+        try {
+            return change.get();
+        } finally {
+            changes.unlock();
+        }
     }
 
     /**
@@ -109,7 +125,7 @@ final class ContentionRegistry {
 
     private void endLinger(LocalContention contention) {
         long idleAtLeast = TimeUnit.MILLISECONDS.toNanos(LINGER_MILLIS);
-        byChannel.computeIfPresent(contention.channel(), (key, existing) -> {
+        changing(() -> byChannel.computeIfPresent(contention.channel(), (key, existing) -> {
             if (existing != contention) {
                 return existing; // ended already and made anew: the new entry schedules its own end
             }
@@ -124,7 +140,7 @@ final class ContentionRegistry {
             existing.ring().declineHeardOffer();
             existing.stopListening();
             return null;
-        });
+        }));
     }
 
     /**
@@ -193,11 +209,11 @@ final class ContentionRegistry {
     void closeAll(long patienceNanos) {
         List<Ended> known = new ArrayList<>(ended);
         for (String channel : byChannel.keySet()) {
-            byChannel.computeIfPresent(channel, (key, existing) -> {
+            changing(() -> byChannel.computeIfPresent(channel, (key, existing) -> {
                 existing.ring().declineHeardOffer();
                 known.add(new Ended(existing.keys(), existing.stopListening().toCompletableFuture()));
                 return null;
-            });
+            }));
         }
         List<CompletableFuture<Void>> unsubscribed = known.stream().map(Ended::unsubscribed).toList();
         long deadline = System.nanoTime() + patienceNanos;
