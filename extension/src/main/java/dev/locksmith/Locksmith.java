@@ -1,5 +1,6 @@
 package dev.locksmith;
 
+import dev.locksmith.internal.classpath.LettuceNettyMatch;
 import dev.locksmith.internal.manager.DefaultLockManager;
 import dev.locksmith.internal.config.LockSettings;
 import dev.locksmith.internal.config.SettingRules;
@@ -224,9 +225,13 @@ public final class Locksmith {
          *
          * @return a connected manager; close it when done
          * @throws IllegalArgumentException naming the first bad setting and how to fix it
-         * @throws LockException            if Redis cannot be reached
+         * @throws LockException            if Redis cannot be reached, or if the Lettuce on the class path
+         *                                  cannot run on its Netty (Lettuce 7 on Netty 4.1), naming the fix
          */
         public LockManager build() {
+            LettuceNettyMatch.problem().ifPresent(problem -> {
+                throw new LockException(problem);
+            });
             SettingRules.mode(mode, "Redis mode");
             SettingRules.syncReplicas(syncReplicas, mode, "Sync replicas " + syncReplicas);
             SettingRules.keyPrefix(keyPrefix, "Key prefix '" + keyPrefix + "'");

@@ -1,5 +1,6 @@
 package dev.locksmith.internal.cdi;
 
+import dev.locksmith.internal.classpath.LettuceNettyMatch;
 import dev.locksmith.internal.classpath.OptionalApi;
 import dev.locksmith.internal.config.Durations;
 import jakarta.enterprise.inject.spi.DeploymentException;
@@ -32,6 +33,8 @@ record DeploymentCheck(LocksmithSettings settings, FencingSettings fencing, List
      */
     static DeploymentCheck of(Collection<LockedUse> uses, ConfigValues values) {
         List<Problem> problems = new ArrayList<>();
+        LettuceNettyMatch.problem().ifPresent(problem -> problems.add(new Problem("Locksmith: " + problem,
+                new IllegalStateException(problem))));
         LocksmithSettings settings = null;
         try {
             settings = LocksmithSettings.read(values);
@@ -104,7 +107,7 @@ record DeploymentCheck(LocksmithSettings settings, FencingSettings fencing, List
      * @param message what is wrong, where, and the fix
      * @param cause   the exception that said so
      */
-    record Problem(String message, IllegalArgumentException cause) {
+    record Problem(String message, RuntimeException cause) {
 
         /**
          * @return the problem as the container reports it
