@@ -80,7 +80,9 @@ record DeploymentCheck(LocksmithSettings settings, FencingSettings fencing, List
      */
     static String startupLine(int lockedMethods, LocksmithSettings settings) {
         return "Locksmith: " + lockedMethods + " @Locked method(s) checked; Redis at " + settings.redactedUri() + " ("
-                + settings.mode() + "), connected on first use; " + OptionalFeatures.describe();
+                + settings.mode() + "), connected at startup" + (settings.failFast()
+                ? " or the deployment fails (" + ConfigKey.REDIS_FAIL_FAST.key() + "=true); "
+                : ", or in the background while it cannot be reached; ") + OptionalFeatures.describe();
     }
 
     /**
