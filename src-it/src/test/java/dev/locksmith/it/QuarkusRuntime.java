@@ -35,14 +35,6 @@ enum QuarkusRuntime implements SampleRuntime {
         return true;
     }
 
-    /**
-     * @return true: {@code ScheduledSlotJob} writes {@code ScheduledExecution.getScheduledFireTime()}
-     */
-    @Override
-    public boolean writesFiredSlot() {
-        return true;
-    }
-
     @Override
     public List<Via> lockedPaths() {
         return List.of(Via.CDI, Via.MANAGER);

@@ -42,15 +42,6 @@ interface SampleRuntime {
     }
 
     /**
-     * @return whether the sample's scheduled job writes the slot its timer fired for (Quarkus's
-     *         {@code ScheduledExecution.getScheduledFireTime()}), so that how late a run started can be
-     *         read from its row; an EJB timer's slot is worked out from its next timeout instead
-     */
-    default boolean writesFiredSlot() {
-        return false;
-    }
-
-    /**
      * @return a message id the runtime logs when a session bean throws a system exception, such
      *         as Liberty's {@code CNTR0020E}: Locksmith's exceptions must never cause it
      */

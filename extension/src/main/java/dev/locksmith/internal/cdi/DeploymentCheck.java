@@ -11,8 +11,9 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * The check both registrations of Locksmith make before the application runs: the settings, and
- * every {@code @Locked} use against its method and the configuration's overrides. The portable
+ * The check both registrations of Locksmith make before the application runs: that its Lettuce
+ * runs on the class path's Netty, the settings, and every {@code @Locked} use against its method
+ * and the configuration's overrides. The portable
  * extension makes it when the deployment is validated; the build compatible extension when the
  * application is built (Quarkus) or deployed (Weld), and again when it starts, with the
  * configuration it runs with. Each reports the same messages its own way.
