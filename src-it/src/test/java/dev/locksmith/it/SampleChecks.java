@@ -375,7 +375,8 @@ abstract class SampleChecks extends FencedTransferChecks {
     /**
      * The manager connects while the application starts, so the job's first run after deployment,
      * which used to connect on the timer's thread (4 to 11 s on the servers), waits for its lock no
-     * longer than the later runs of the same server ({@code /api/jobs/{job}/lock-waits}). Also printed:
+     * longer than the later runs of the same server ({@code /api/jobs/{job}/lock-waits}), asserted where
+     * {@link SampleRuntime#assertsFirstLockWait()} and printed everywhere. Also printed:
      * how long after its slot the first run started, against the runs of {@code [from, to)}, each
      * without its server's own timer skew ({@link SampleCluster#timerSkew}); that delay also holds
      * what else a first run pays for (the first transaction, the first statement), and on an EJB
@@ -387,9 +388,10 @@ abstract class SampleChecks extends FencedTransferChecks {
         List<Long> window = runs.stream().filter(run -> !run.slot().isBefore(from) && run.slot().isBefore(to))
                 .map(this::lateWithoutSkew).sorted().toList();
         System.out.printf("FIRST-SLOT %s: the first run after deployment (%s, slot %s) started %d ms after its slot"
-                        + " (its server's skew left out); the %d runs of the window: median %d ms, max %d ms%n",
-                cluster().runtime(), first.instance(), first.slot(), lateWithoutSkew(first), window.size(),
-                window.isEmpty() ? -1 : window.get(window.size() / 2), window.isEmpty() ? -1 : window.get(window.size() - 1));
+                        + " (its server's skew left out); the %d runs of the window: median %d ms, max %d ms; the first"
+                        + " runs: %s%n", cluster().runtime(), first.instance(), first.slot(), lateWithoutSkew(first),
+                window.size(), window.isEmpty() ? -1 : window.get(window.size() / 2),
+                window.isEmpty() ? -1 : window.get(window.size() - 1), runs.subList(0, Math.min(6, runs.size())));
 
         for (SampleClient server : cluster().clients()) {
             List<Long> waits = server.lockWaits(SLOT_JOB_LOCK);
@@ -402,8 +404,10 @@ abstract class SampleChecks extends FencedTransferChecks {
             long max = later.get(later.size() - 1);
             System.out.printf("FIRST-CALLBACK %s, %s: the first run's lock wait %d us; the %d later runs': median %d us,"
                     + " max %d us%n", cluster().runtime(), server.name(), firstWait, later.size(), median, max);
-            assertThat(firstWait).as("the first run's lock wait on %s, in us, against the later runs' (median %d us,"
-                    + " max %d us)", server.name(), median, max).isLessThanOrEqualTo(max + FIRST_WAIT_MARGIN_MICROS);
+            if (cluster().runtime().assertsFirstLockWait()) {
+                assertThat(firstWait).as("the first run's lock wait on %s, in us, against the later runs' (median %d us,"
+                        + " max %d us)", server.name(), median, max).isLessThanOrEqualTo(max + FIRST_WAIT_MARGIN_MICROS);
+            }
         }
     }
 
