@@ -12,8 +12,8 @@ import org.eclipse.microprofile.health.HealthCheckResponse.Status;
 /**
  * MicroProfile Health readiness: UP while Redis answers a PING within a second, DOWN (with the
  * reason) while it does not, and while the manager has not connected yet (Redis was down at
- * startup and the manager keeps trying in the background). Any application using the extension on a server with MicroProfile
- * Health gets it at {@code /health/ready}.
+ * startup and the manager keeps trying in the background). Any application using the extension
+ * on a server with MicroProfile Health gets it at {@code /health/ready}.
  */
 final class RedisReadinessCheck implements HealthCheck {
     static final String NAME = "locksmith-redis";
