@@ -27,7 +27,9 @@ public final class ConnectingLockManager implements LockManager {
     }
 
     /**
-     * Connects now if Redis answers, otherwise keeps trying in the background.
+     * Connects now if Redis answers, otherwise keeps trying in the background. Waits for the first
+     * attempt at most the command timeout plus a second: on a container that starts its managed
+     * threads only once the application has started, the first attempt finishes after that.
      *
      * @param settings validated settings
      * @param where    the Redis deployment, without secrets, for messages
@@ -36,8 +38,10 @@ public final class ConnectingLockManager implements LockManager {
     public static ConnectingLockManager start(LockSettings settings, String where) {
         // One attempt: the connect, bounded by the command timeout, and closing a failed one's threads.
         Duration attemptBound = settings.commandTimeout().multipliedBy(2).plusSeconds(5);
+        // Long enough for a connect bounded by the command timeout, its ACL check and its scripts.
+        Duration firstAttemptWait = settings.commandTimeout().plusSeconds(1);
         return new ConnectingLockManager(ManagerConnection.start(() -> DefaultLockManager.connect(settings), where,
-                attemptBound, settings.threadFactory()));
+                attemptBound, firstAttemptWait, settings.threadFactory()));
     }
 
     /**

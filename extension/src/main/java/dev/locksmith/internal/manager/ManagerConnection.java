@@ -16,13 +16,13 @@ import java.util.function.Supplier;
 
 /**
  * The way to a connected {@link DefaultLockManager} for a manager that must exist before Redis
- * answers (a CDI application that deploys while Redis is down): a first attempt on the thread
- * that starts it, then, while Redis cannot be reached, one attempt after each pause on a thread of
- * its own, until one succeeds or {@link #close()} stops it.
+ * answers (a CDI application that deploys while Redis is down): a first attempt at once, then,
+ * while Redis cannot be reached, one attempt after each pause, all on a thread of its own, until
+ * one succeeds or {@link #close()} stops it; the starting thread waits a bounded time for the first.
  *
  * <p>States, each moved under {@link #mutex} only: {@code CONNECTING → CONNECTED | CLOSED},
- * {@code CONNECTED → CLOSED}. Threads: the starting thread makes the first attempt; the connect
- * thread (from the container's thread factory where there is one) makes every later one and
+ * {@code CONNECTED → CLOSED}. Threads: the starting thread waits for the first attempt; the
+ * connect thread (from the container's thread factory where there is one) makes every attempt and
  * moves to {@code CONNECTED}; any caller reads {@link #manager()}; the closing thread moves to
  * {@code CLOSED}, wakes the connect thread from its pause and closes what was connected. A connect
  * that succeeds after the close closes its manager again itself.
@@ -40,6 +40,7 @@ final class ManagerConnection implements AutoCloseable {
     private final Duration attemptBound;
     private final ReentrantLock mutex = new ReentrantLock();
     private final Condition closing = mutex.newCondition();
+    private final Condition settled = mutex.newCondition();
     private final List<Consumer<DefaultLockManager>> onConnected = new ArrayList<>();
     private State state = State.CONNECTING;
     private DefaultLockManager manager;
@@ -54,32 +55,57 @@ final class ManagerConnection implements AutoCloseable {
     }
 
     /**
-     * Makes the first attempt here; when Redis cannot be reached, logs why and keeps trying on a
-     * thread of its own.
+     * Starts the connect thread, which tries at once, then after each pause, and waits at most
+     * {@code firstAttemptWait} for its first attempt to succeed or fail. The wait is bounded, not
+     * the attempt itself: a container may start its managed threads, from which the connect thread
+     * and Lettuce's own come, only once the application has started (Open Liberty does), and the
+     * application's startup must not wait for them.
      *
-     * @param connect      one attempt: a connected manager, or a {@link LockException} saying why not
-     * @param where        the Redis deployment, without secrets, for messages
-     * @param attemptBound how long one attempt may take at most (the connect timeout and the close of
-     *                     a failed attempt), for {@link #close()}'s wait
-     * @param threads      where the retry thread comes from; null for a daemon thread of Locksmith's
-     * @return the connection, connected or still connecting
-     * @throws RuntimeException other than {@link LockException}, from the first attempt: a mistake
-     *                          that trying again would not mend
+     * @param connect          one attempt: a connected manager, or an exception saying why not
+     * @param where            the Redis deployment, without secrets, for messages
+     * @param attemptBound     how long one attempt may take at most (the connect timeout and the close
+     *                         of a failed attempt), for {@link #close()}'s wait
+     * @param firstAttemptWait how long the caller waits for the first attempt
+     * @param threads          where the connect thread comes from; null for a daemon thread of Locksmith's
+     * @return the connection, connected, failed once and retrying, or still in its first attempt
      */
     static ManagerConnection start(Supplier<DefaultLockManager> connect, String where, Duration attemptBound,
-                                   ThreadFactory threads) {
+                                   Duration firstAttemptWait, ThreadFactory threads) {
         ManagerConnection connection = new ManagerConnection(connect, where, attemptBound);
-        try {
-            connection.connected(connect.get());
-        } catch (LockException e) {
-            connection.failed(e);
-            LOG.log(Level.WARNING, "Locksmith cannot connect to Redis at " + where + " yet: " + e.getMessage()
-                    + ". Every lock call fails with a LockException until it can, and the readiness check says DOWN;"
-                    + " it tries again after " + FIRST_PAUSE.toMillis() + " ms, then at most every "
-                    + LONGEST_PAUSE.toSeconds() + " s");
-            connection.startRetries(threads);
+        connection.startRetries(threads);
+        if (!connection.awaitFirstAttempt(firstAttemptWait)) {
+            LOG.log(Level.INFO, "Locksmith's first connection to Redis at " + where + " is still under way after "
+                    + firstAttemptWait.toMillis() + " ms (the container may start its threads only once the"
+                    + " application has started); it goes on in the background, and lock calls fail with a"
+                    + " LockException until it has connected");
         }
         return connection;
+    }
+
+    /**
+     * @return true once the first attempt succeeded or failed (or the connection was closed), false
+     *         when {@code wait} passed first
+     */
+    boolean awaitFirstAttempt(Duration wait) {
+        long left = wait.toNanos();
+        boolean interrupted = false;
+        mutex.lock();
+        try {
+            while (state == State.CONNECTING && failedAttempts == 0 && left > 0) {
+                try {
+                    left = settled.awaitNanos(left);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                    left = 0;
+                }
+            }
+            return state != State.CONNECTING || failedAttempts > 0;
+        } finally {
+            mutex.unlock();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /**
@@ -153,6 +179,7 @@ final class ManagerConnection implements AutoCloseable {
             manager = null;
             retrying = retries;
             closing.signalAll();
+            settled.signalAll();
         } finally {
             mutex.unlock();
         }
@@ -197,7 +224,7 @@ final class ManagerConnection implements AutoCloseable {
     }
 
     private void retryUntilConnectedOrClosed() {
-        Duration pause = FIRST_PAUSE;
+        Duration pause = Duration.ZERO; // the first attempt at once
         while (awaitPause(pause)) {
             DefaultLockManager connected;
             try {
@@ -207,11 +234,19 @@ final class ManagerConnection implements AutoCloseable {
                         : new LockException("Connecting to Redis at " + where + " failed: " + e, e);
                 String previous = lastMessage();
                 failed(failure);
-                // A new reason is news; the same one again every few seconds is not.
-                LOG.log(Objects.equals(previous, failure.getMessage()) ? Level.DEBUG : Level.WARNING,
-                        "Locksmith still cannot connect to Redis at " + where + " (attempt " + lastAttempts()
-                                + "): " + failure.getMessage());
-                pause = pause.multipliedBy(2).compareTo(LONGEST_PAUSE) > 0 ? LONGEST_PAUSE : pause.multipliedBy(2);
+                if (previous == null) {
+                    LOG.log(Level.WARNING, "Locksmith cannot connect to Redis at " + where + " yet: " + failure.getMessage()
+                            + ". Every lock call fails with a LockException until it can, and the readiness check says"
+                            + " DOWN; it tries again after " + FIRST_PAUSE.toMillis() + " ms, then at most every "
+                            + LONGEST_PAUSE.toSeconds() + " s");
+                } else {
+                    // A new reason is news; the same one again every few seconds is not.
+                    LOG.log(Objects.equals(previous, failure.getMessage()) ? Level.DEBUG : Level.WARNING,
+                            "Locksmith still cannot connect to Redis at " + where + " (attempt " + lastAttempts()
+                                    + "): " + failure.getMessage());
+                }
+                pause = pause.isZero() ? FIRST_PAUSE
+                        : pause.multipliedBy(2).compareTo(LONGEST_PAUSE) > 0 ? LONGEST_PAUSE : pause.multipliedBy(2);
                 continue;
             }
             connected(connected);
@@ -251,6 +286,7 @@ final class ManagerConnection implements AutoCloseable {
                 onConnected.clear();
                 manager = connected;
                 state = State.CONNECTED;
+                settled.signalAll();
                 if (failedAttempts > 0) {
                     LOG.log(Level.INFO, "Locksmith connected to Redis at " + where + " after " + failedAttempts
                             + " failed attempt(s); the readiness check says UP");
@@ -269,6 +305,7 @@ final class ManagerConnection implements AutoCloseable {
         try {
             lastFailure = failure;
             failedAttempts++;
+            settled.signalAll();
         } finally {
             mutex.unlock();
         }
