@@ -57,6 +57,10 @@ final class LockManagerLifecycle {
             return;
         }
         ConnectingLockManager started = manager();
+        if (!started.firstAttemptFinished()) {
+            abandon(started);
+            return;
+        }
         if (settings.failFast() && started.connected() == null) {
             String failure;
             try {
@@ -71,6 +75,26 @@ final class LockManagerLifecycle {
                     + ". Start Redis or correct " + ConfigKey.REDIS_URI.key() + ", or set " + ConfigKey.REDIS_FAIL_FAST.key()
                     + "=false to deploy and connect in the background (the readiness check says DOWN until then)");
         }
+    }
+
+    /**
+     * Open Liberty runs no managed thread made while the application starts, not even after it has
+     * started, and a manager whose Redis threads came from its {@code ManagedThreadFactory} then never
+     * connects. Such a manager is let go (closed on a thread of its own, so the startup does not wait)
+     * and the first use after the start makes the manager again, on a thread of the application.
+     */
+    private void abandon(ConnectingLockManager stuck) {
+        synchronized (this) {
+            if (manager == stuck) {
+                manager = null;
+            }
+        }
+        LOG.log(Level.INFO, "Locksmith's first connection to Redis at " + settings.redactedUri() + " did not finish while"
+                + " the application started (the container starts its threads later); the manager connects at its first"
+                + " use instead");
+        Thread closer = new Thread(stuck::close, "locksmith-abandoned-connect");
+        closer.setDaemon(true);
+        closer.start();
     }
 
     /**

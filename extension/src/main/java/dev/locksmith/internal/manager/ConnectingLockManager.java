@@ -52,6 +52,13 @@ public final class ConnectingLockManager implements LockManager {
     }
 
     /**
+     * @return true once the first attempt to connect succeeded or failed; false while it is under way
+     */
+    public boolean firstAttemptFinished() {
+        return connection.firstAttemptFinished();
+    }
+
+    /**
      * @return the connected manager
      * @throws LockException while there is none yet, saying why
      */

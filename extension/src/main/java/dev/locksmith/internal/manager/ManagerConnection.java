@@ -83,6 +83,18 @@ final class ManagerConnection implements AutoCloseable {
     }
 
     /**
+     * @return true once the first attempt succeeded or failed, or the connection was closed
+     */
+    boolean firstAttemptFinished() {
+        mutex.lock();
+        try {
+            return state != State.CONNECTING || failedAttempts > 0;
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
      * @return true once the first attempt succeeded or failed (or the connection was closed), false
      *         when {@code wait} passed first
      */
