@@ -35,14 +35,6 @@ enum QuarkusRuntime implements SampleRuntime {
         return true;
     }
 
-    /**
-     * @return true: proven on the {@code @Scheduled} job (first waits 2.5 to 92 ms, later ones about 2 ms)
-     */
-    @Override
-    public boolean assertsFirstLockWait() {
-        return true;
-    }
-
     @Override
     public List<Via> lockedPaths() {
         return List.of(Via.CDI, Via.MANAGER);
