@@ -10,6 +10,11 @@ import java.util.concurrent.Callable;
  *
  * <p>Lock objects are cheap views onto Redis state: the same name always means the same lock
  * in every JVM that shares the Redis server and key prefix.
+ *
+ * <p>A manager that has not connected yet (CDI's, or one built with
+ * {@link Locksmith.Builder#failFast(boolean) failFast(false)}, while Redis could not be reached)
+ * fails each of its methods but {@link #close()} at once with a {@link LockException} that says
+ * why, and keeps connecting in the background.
  */
 public interface LockManager extends AutoCloseable {
 

@@ -1,5 +1,7 @@
 package dev.locksmith;
 
+import dev.locksmith.internal.classpath.LettuceNettyMatch;
+import dev.locksmith.internal.manager.ConnectingLockManager;
 import dev.locksmith.internal.manager.DefaultLockManager;
 import dev.locksmith.internal.config.LockSettings;
 import dev.locksmith.internal.config.SettingRules;
@@ -54,6 +56,7 @@ public final class Locksmith {
         private List<String> telemetryNamePatterns = List.of();
         private boolean telemetryResolvedNames;
         private String applicationName;
+        private boolean failFast = true;
 
         private Builder() {
         }
@@ -220,13 +223,35 @@ public final class Locksmith {
         }
 
         /**
-         * Checks every setting and connects to Redis.
+         * Whether {@link #build()} fails when Redis cannot be reached (the default), or returns a
+         * manager that keeps connecting in the background. Such a manager exists whether Redis is up
+         * or down: it connects in {@code build()} when Redis answers, and otherwise tries again after
+         * 1 s, then after pauses that double up to 10 s, until it connects or is closed. Until it has
+         * connected, each of its calls fails at once with a {@link LockException} that says why.
+         * CDI applications get such a manager (MicroProfile Config key {@code locksmith.redis.fail-fast},
+         * default false there).
          *
-         * @return a connected manager; close it when done
+         * @param failFast false to connect in the background while Redis cannot be reached
+         * @return this builder
+         */
+        public Builder failFast(boolean failFast) {
+            this.failFast = failFast;
+            return this;
+        }
+
+        /**
+         * Checks every setting and connects to Redis; with {@link #failFast(boolean) failFast(false)},
+         * keeps connecting in the background when Redis cannot be reached yet.
+         *
+         * @return a manager, connected unless {@code failFast(false)} and Redis did not answer; close it when done
          * @throws IllegalArgumentException naming the first bad setting and how to fix it
-         * @throws LockException            if Redis cannot be reached
+         * @throws LockException            if Redis cannot be reached (unless {@code failFast(false)}), or if the Lettuce on the class path
+         *                                  cannot run on its Netty (Lettuce 7 on Netty 4.1), naming the fix
          */
         public LockManager build() {
+            LettuceNettyMatch.problem().ifPresent(problem -> {
+                throw new LockException(problem);
+            });
             SettingRules.mode(mode, "Redis mode");
             SettingRules.syncReplicas(syncReplicas, mode, "Sync replicas " + syncReplicas);
             SettingRules.keyPrefix(keyPrefix, "Key prefix '" + keyPrefix + "'");
@@ -237,11 +262,13 @@ public final class Locksmith {
                 SettingRules.syncTimeout(syncTimeout, "Sync timeout " + syncTimeout);
             }
             var uris = RedisUris.parse(redisUri, mode);
-            return DefaultLockManager.connect(new LockSettings(uris, mode, keyPrefix, leaseTime, commandTimeout,
+            var settings = new LockSettings(uris, mode, keyPrefix, leaseTime, commandTimeout,
                     syncReplicas, syncTimeout == null ? Duration.ZERO : syncTimeout, watchdogScheduler,
                     fencingCounterLifetime, threadFactory, new TelemetrySettings(telemetry, openTelemetry,
                     telemetryNamePatterns == null ? List.of() : telemetryNamePatterns, telemetryResolvedNames,
-                    applicationName)));
+                    applicationName));
+            return failFast ? DefaultLockManager.connect(settings)
+                    : ConnectingLockManager.start(settings, mode + " " + RedisUris.redacted(uris));
         }
     }
 }

@@ -2,7 +2,6 @@ package dev.locksmith.cdi;
 
 import static dev.locksmith.testing.TestConfig.properties;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.locksmith.DistributedLock;
 import dev.locksmith.LockManager;
@@ -117,16 +116,16 @@ class WatchdogSchedulerTest {
     }
 
     @Test
-    void aJndiNameBoundToSomethingElseSaysWhatItFound() {
+    void aJndiNameBoundToSomethingElseFailsTheDeploymentSayingWhatItFound() {
         String name = "java:comp/env/notAScheduler";
-        try (Application app = CdiContainers.start(properties(redis.uri(), "locksmith.executor", name))) {
-            InMemoryNaming.bind(name, "a string");
+        InMemoryNaming.bind(name, "a string");
 
-            Throwable failure = catchThrowable(() -> app.get(LockManager.class).getLock("x"));
+        // The manager is made, and its scheduler looked up, while the application starts.
+        Throwable failure = CdiContainers.startFailure(properties(redis.uri(), "locksmith.executor", name));
 
-            assertThat(CdiContainers.messages(failure)).contains("locksmith.executor = '" + name
-                    + "' names a java.lang.String, not a ManagedScheduledExecutorService");
-        }
+        assertThat(failure).as("the deployment fails").isNotNull();
+        assertThat(CdiContainers.messages(failure)).contains("locksmith.executor = '" + name
+                + "' names a java.lang.String, not a ManagedScheduledExecutorService");
     }
 
     /**

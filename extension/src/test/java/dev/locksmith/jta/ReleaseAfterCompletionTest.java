@@ -11,6 +11,7 @@ import dev.locksmith.LockLostException;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locked;
 import dev.locksmith.Locksmith;
+import dev.locksmith.internal.manager.ConnectingLockManager;
 import dev.locksmith.internal.manager.DefaultLockManager;
 import dev.locksmith.testing.Await;
 import dev.locksmith.testing.RedisFaults;
@@ -68,9 +69,6 @@ class ReleaseAfterCompletionTest {
     static final RedisConfigExtension config = new RedisConfigExtension(redis,
             "locksmith.lease-time", LEASE_MILLIS + "ms");
 
-    @WeldSetup
-    WeldInitiator weld = WeldInitiator.from(CdiContainers.weld(Stock.class, Transfers.class)
-            .addExtension(new TransactionExtension())).build();
 
     @Inject
     LockManager locks;
@@ -81,14 +79,32 @@ class ReleaseAfterCompletionTest {
 
     private final TransactionManager transactions = Transactions.manager();
     private final PausableScheduler watchdog = new PausableScheduler();
+
+    // The container starts before @BeforeEach, and the manager with it: the server's names are bound first.
+    @WeldSetup
+    WeldInitiator weld = WeldInitiator.from(bindTheServersNames(watchdog).weld(Stock.class, Transfers.class)
+            .addExtension(new TransactionExtension())).build();
     private final ExecutorService threads = Executors.newCachedThreadPool();
     private LockManager otherJvm;
 
-    @BeforeEach
-    void bindTheRegistryAsAServerDoes() {
+    /**
+     * Binds the transaction registry, and the watchdog's scheduler as a server's managed one would be
+     * bound (a test can stop its ticks).
+     */
+    private static ContainersWithServerNames bindTheServersNames(PausableScheduler watchdog) {
         Transactions.bindInJndi();
-        // The watchdog's scheduler, as a server's managed one would be bound: a test can stop its ticks.
         InMemoryNaming.bind("java:comp/DefaultManagedScheduledExecutorService", watchdog);
+        return CdiContainers::weld;
+    }
+
+    /** Makes the test's container once the server's names are bound. */
+    @FunctionalInterface
+    private interface ContainersWithServerNames {
+        org.jboss.weld.environment.se.Weld weld(Class<?>... beanClasses);
+    }
+
+    @BeforeEach
+    void startTheOtherJvm() {
         otherJvm = Locksmith.builder().redisUri(redis.uri()).build();
     }
 
@@ -123,7 +139,7 @@ class ReleaseAfterCompletionTest {
     }
 
     private DefaultLockManager engine() {
-        return (DefaultLockManager) ((WeldClientProxy) locks).getMetadata().getContextualInstance();
+        return ((ConnectingLockManager) ((WeldClientProxy) locks).getMetadata().getContextualInstance()).connected();
     }
 
     @Test

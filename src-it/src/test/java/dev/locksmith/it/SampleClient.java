@@ -10,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -147,6 +148,22 @@ final class SampleClient {
      */
     Reply describeLock(String name) {
         return send(request("/api/locks?name=" + URLEncoder.encode(name, StandardCharsets.UTF_8)).GET());
+    }
+
+    /**
+     * @param job a scheduled job's lock name, such as {@code sample-job}
+     * @return how long each of its runs on this server waited for its lock, in microseconds, oldest first
+     */
+    List<Long> lockWaits(String job) {
+        Reply reply = send(request("/api/jobs/" + job + "/lock-waits").GET());
+        if (reply.status() != 200) {
+            throw new IllegalStateException("GET /api/jobs/" + job + "/lock-waits on " + name() + ": " + reply);
+        }
+        String raw = reply.string("raw");
+        try (jakarta.json.JsonReader reader = jakarta.json.Json.createReader(new java.io.StringReader(raw))) {
+            return reader.readArray().getValuesAs(jakarta.json.JsonNumber.class).stream()
+                    .map(jakarta.json.JsonNumber::longValue).toList();
+        }
     }
 
     private HttpRequest.Builder reservation(String sku, int quantity, Via via, boolean noWait) {

@@ -147,9 +147,17 @@ final class SampleCluster implements BeforeAllCallback, BeforeEachCallback, Afte
             env.put("SAMPLE_DB_PASSWORD", postgres.password());
             // The sample's scheduled job writes each run to the shared database: on for every pair.
             env.put("SAMPLE_JOBS_ENABLED", "true");
-            env.put("SAMPLE_JOBS_SKEW", server.equals("s2") ? Long.toString(TIMER_SKEW.toMillis()) : "0");
+            env.put("SAMPLE_JOBS_SKEW", Long.toString(timerSkew(server).toMillis()));
         }
         return env;
+    }
+
+    /**
+     * @param server a server's name, such as {@code s1}
+     * @return how late that server's job timers fire on purpose ({@code sample.jobs.skew}): the second's
+     */
+    static Duration timerSkew(String server) {
+        return server.equals("s2") ? TIMER_SKEW : Duration.ZERO;
     }
 
     /**

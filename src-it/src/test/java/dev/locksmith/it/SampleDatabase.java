@@ -111,6 +111,39 @@ final class SampleDatabase implements AutoCloseable {
         return runs;
     }
 
+    /**
+     * One run of a scheduled job, and how long after its slot it started its work (inside the lock).
+     *
+     * @param slot     the slot's instant, as the job wrote it
+     * @param instance the server that ran it
+     * @param late     from the slot to the run's {@code ran_at}: the timer's delay, the server's skew
+     *                 and the lock's acquisition
+     */
+    record JobRun(java.time.Instant slot, String instance, java.time.Duration late) {
+    }
+
+    /**
+     * @param job the job's lock name
+     * @return every run of that job since the database was made, in the order they ran
+     */
+    List<JobRun> jobRunsInOrder(String job) {
+        List<JobRun> runs = new java.util.ArrayList<>();
+        try (Connection connection = connect(); PreparedStatement query = connection.prepareStatement(
+                "SELECT slot, instance, ran_at FROM job_run WHERE job = ? ORDER BY ran_at")) {
+            query.setString(1, job);
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    java.time.Instant slot = java.time.Instant.parse(rows.getString(1));
+                    runs.add(new JobRun(slot, rows.getString(2),
+                            java.time.Duration.between(slot, rows.getTimestamp(3).toInstant())));
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Querying " + name + "'s job runs failed", e);
+        }
+        return runs;
+    }
+
     private int queryInt(String sql, String sku) {
         try (Connection connection = connect(); PreparedStatement query = connection.prepareStatement(sql)) {
             query.setString(1, sku);

@@ -19,6 +19,8 @@ public enum ConfigKey {
     SYNC_TIMEOUT("locksmith.redis.sync-timeout", Durations.format(SettingRules.DEFAULT_SYNC_TIMEOUT)),
     /** How long one Redis command may take before it fails. */
     COMMAND_TIMEOUT("locksmith.redis.command-timeout", Durations.format(SettingRules.DEFAULT_COMMAND_TIMEOUT)),
+    /** Whether the deployment fails when Redis cannot be reached at startup, instead of connecting in the background. */
+    REDIS_FAIL_FAST("locksmith.redis.fail-fast", "false"),
     /** The start of every key Locksmith writes. */
     KEY_PREFIX("locksmith.key-prefix", SettingRules.DEFAULT_KEY_PREFIX),
     /** The watchdog lease, renewed every third of it. */

@@ -1,5 +1,6 @@
 package dev.locksmith.internal.cdi;
 
+import dev.locksmith.internal.classpath.LettuceNettyMatch;
 import dev.locksmith.internal.classpath.OptionalApi;
 import dev.locksmith.internal.config.Durations;
 import jakarta.enterprise.inject.spi.DeploymentException;
@@ -10,8 +11,9 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * The check both registrations of Locksmith make before the application runs: the settings, and
- * every {@code @Locked} use against its method and the configuration's overrides. The portable
+ * The check both registrations of Locksmith make before the application runs: that its Lettuce
+ * runs on the class path's Netty, the settings, and every {@code @Locked} use against its method
+ * and the configuration's overrides. The portable
  * extension makes it when the deployment is validated; the build compatible extension when the
  * application is built (Quarkus) or deployed (Weld), and again when it starts, with the
  * configuration it runs with. Each reports the same messages its own way.
@@ -32,6 +34,8 @@ record DeploymentCheck(LocksmithSettings settings, FencingSettings fencing, List
      */
     static DeploymentCheck of(Collection<LockedUse> uses, ConfigValues values) {
         List<Problem> problems = new ArrayList<>();
+        LettuceNettyMatch.problem().ifPresent(problem -> problems.add(new Problem("Locksmith: " + problem,
+                new IllegalStateException(problem))));
         LocksmithSettings settings = null;
         try {
             settings = LocksmithSettings.read(values);
@@ -77,7 +81,9 @@ record DeploymentCheck(LocksmithSettings settings, FencingSettings fencing, List
      */
     static String startupLine(int lockedMethods, LocksmithSettings settings) {
         return "Locksmith: " + lockedMethods + " @Locked method(s) checked; Redis at " + settings.redactedUri() + " ("
-                + settings.mode() + "), connected on first use; " + OptionalFeatures.describe();
+                + settings.mode() + "), connected at startup" + (settings.failFast()
+                ? " or the deployment fails (" + ConfigKey.REDIS_FAIL_FAST.key() + "=true); "
+                : ", or in the background while it cannot be reached; ") + OptionalFeatures.describe();
     }
 
     /**
@@ -104,7 +110,7 @@ record DeploymentCheck(LocksmithSettings settings, FencingSettings fencing, List
      * @param message what is wrong, where, and the fix
      * @param cause   the exception that said so
      */
-    record Problem(String message, IllegalArgumentException cause) {
+    record Problem(String message, RuntimeException cause) {
 
         /**
          * @return the problem as the container reports it

@@ -77,7 +77,7 @@ final class FencedCalls {
                 } catch (IllegalArgumentException e) {
                     throw new LockException(e.getMessage(), e);
                 }
-                Fence fence = lifecycle.current().fence(settings.fence().tableName());
+                Fence fence = lifecycle.manager().fence(settings.fence().tableName());
                 transactions = FencedTransactions.create(fence, dataSource,
                         ConfigKey.FENCING_DATA_SOURCE.key() + " = '" + settings.dataSource() + "'",
                         type -> ContainerBeans.find(lifecycle.beans(), type));

@@ -4,6 +4,7 @@ import dev.locksmith.LockManager;
 import dev.locksmith.Locked;
 import dev.locksmith.internal.classpath.OptionalApi;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Shutdown;
 import jakarta.enterprise.event.Startup;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.build.compatible.spi.Parameters;
@@ -17,6 +18,7 @@ import jakarta.enterprise.inject.spi.EventContext;
 import jakarta.enterprise.lang.model.AnnotationInfo;
 import jakarta.enterprise.lang.model.declarations.ClassInfo;
 import jakarta.inject.Singleton;
+import jakarta.interceptor.Interceptor;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.lang.annotation.Annotation;
@@ -66,8 +68,14 @@ public final class LiteBeans {
                 .disposeWith(ManagerDisposer.class);
         components.addObserver(Startup.class)
                 .declaringClass(LiteBeans.class)
+                // Before the application's own startup observers: they may lock, and must not pay for the connect.
+                .priority(Interceptor.Priority.PLATFORM_BEFORE)
                 .withParam(FENCED_USES, fencedUses)
                 .observeWith(StartupCheck.class);
+        components.addObserver(Shutdown.class)
+                .declaringClass(LiteBeans.class)
+                .priority(Interceptor.Priority.PLATFORM_AFTER)
+                .observeWith(ShutdownClose.class);
     }
 
     /**
@@ -107,12 +115,13 @@ public final class LiteBeans {
     }
 
     /**
-     * Makes the application's {@code LockManager}, on first use.
+     * Hands out the application's {@code LockManager}, which the startup observer made (or makes it,
+     * for a use before that observer ran).
      */
     public static final class ManagerCreator implements SyntheticBeanCreator<LockManager> {
         @Override
         public LockManager create(Instance<Object> lookup, Parameters params) {
-            return lookup.select(LockedRuntime.class).get().lifecycle().create();
+            return lookup.select(LockedRuntime.class).get().lifecycle().manager();
         }
     }
 
@@ -127,9 +136,10 @@ public final class LiteBeans {
     }
 
     /**
-     * Checks the run-time settings when the application starts, not at the first locked call, and
-     * with fenced uses, finds their data source and makes sure the fence table is there: at
-     * startup, outside any transaction, where the build had no database.
+     * Checks the run-time settings when the application starts, not at the first locked call; with
+     * fenced uses, finds their data source and makes sure the fence table is there: at startup,
+     * outside any transaction, where the build had no database; and makes the manager, which
+     * connects now ({@link LockManagerLifecycle#start()}).
      */
     public static final class StartupCheck implements SyntheticObserver<Startup> {
         @Override
@@ -143,6 +153,17 @@ public final class LiteBeans {
                     throw new DeploymentException(e.getMessage(), e);
                 }
             }
+            runtime.lifecycle().start();
+        }
+    }
+
+    /**
+     * Closes the application's manager when it stops, whether or not a bean instance of it was made.
+     */
+    public static final class ShutdownClose implements SyntheticObserver<Shutdown> {
+        @Override
+        public void observe(EventContext<Shutdown> event, Parameters params) {
+            CDI.current().select(LockedRuntime.class).get().lifecycle().stop();
         }
     }
 }

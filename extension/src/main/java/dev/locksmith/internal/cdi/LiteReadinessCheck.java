@@ -1,6 +1,5 @@
 package dev.locksmith.internal.cdi;
 
-import dev.locksmith.LockManager;
 import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.build.compatible.spi.Parameters;
@@ -36,8 +35,7 @@ public final class LiteReadinessCheck {
     public static final class Creator implements SyntheticBeanCreator<HealthCheck> {
         @Override
         public HealthCheck create(Instance<Object> lookup, Parameters params) {
-            return new RedisReadinessCheck(() -> lookup.select(LockManager.class).get(),
-                    lookup.select(LockedRuntime.class).get().lifecycle());
+            return new RedisReadinessCheck(lookup.select(LockedRuntime.class).get().lifecycle());
         }
     }
 }

@@ -1,19 +1,26 @@
 package dev.locksmith.internal.cdi;
 
+import dev.locksmith.LockException;
 import dev.locksmith.LockManager;
 import dev.locksmith.internal.classpath.OptionalApi;
 import dev.locksmith.internal.jta.ReleaseAfterCompletion;
+import dev.locksmith.internal.manager.ConnectingLockManager;
 import dev.locksmith.internal.manager.DefaultLockManager;
 import dev.locksmith.internal.lock.UnlockDeferral;
 import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.spi.DeploymentException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.function.Supplier;
 
 /**
- * Creates the application's {@link LockManager} bean the first time it is used (on a thread of
- * the application, where JNDI has the component's names) and closes it when the application
- * stops. Wires the release after JTA completion when the JTA API is there.
+ * Owns the application's one {@link LockManager}: makes it when the application starts (both
+ * extensions call {@link #start()} from their {@code Startup} observer), on a thread of the
+ * application where JNDI has the component's names, so that it connects then and not in the
+ * first locked call; hands it to the {@code LockManager} bean; and closes it when the application
+ * stops. A Redis that cannot be reached at startup leaves a manager that connects in the
+ * background, unless {@code locksmith.redis.fail-fast=true} fails the deployment instead. Wires
+ * the release after JTA completion, when the JTA API is there, before the manager serves a call.
  */
 final class LockManagerLifecycle {
     private static final Logger LOG = System.getLogger(LockManagerLifecycle.class.getName());
@@ -21,7 +28,7 @@ final class LockManagerLifecycle {
     private final Supplier<Instance<Object>> beans;
     private volatile LocksmithSettings settings;
     private volatile UnlockDeferral unlockDeferral = UnlockDeferral.NONE;
-    private volatile DefaultLockManager current;
+    private ConnectingLockManager manager; // guarded by this
 
     /**
      * @param beans the application's beans, asked for only when the manager is created: a
@@ -39,29 +46,90 @@ final class LockManagerLifecycle {
     }
 
     /**
-     * @return a connected manager
+     * Makes the manager, which connects now when Redis answers; does nothing when the settings
+     * were bad (the deployment fails for them already).
+     *
+     * @throws DeploymentException with {@code locksmith.redis.fail-fast=true}, when Redis could not
+     *                             be reached, naming the setting and the failure
      */
-    LockManager create() {
+    void start() {
+        if (settings == null) {
+            return;
+        }
+        ConnectingLockManager started = manager();
+        if (!started.firstAttemptFinished()) {
+            abandon(started);
+            return;
+        }
+        if (settings.failFast() && started.connected() == null) {
+            String failure;
+            try {
+                started.connectedOrFail();
+                return; // connected meanwhile
+            } catch (LockException e) {
+                failure = e.getCause() != null ? e.getCause().getMessage() : e.getMessage();
+            }
+            stop();
+            throw new DeploymentException("Locksmith cannot connect to Redis at " + settings.redactedUri() + " at startup,"
+                    + " and " + ConfigKey.REDIS_FAIL_FAST.key() + "=true asks the deployment to fail then: " + failure
+                    + ". Start Redis or correct " + ConfigKey.REDIS_URI.key() + ", or set " + ConfigKey.REDIS_FAIL_FAST.key()
+                    + "=false to deploy and connect in the background (the readiness check says DOWN until then)");
+        }
+    }
+
+    /**
+     * Open Liberty runs no managed thread made while the application starts, not even after it has
+     * started, and a manager whose Redis threads came from its {@code ManagedThreadFactory} then never
+     * connects. Such a manager is let go (closed on a thread of its own, so the startup does not wait)
+     * and the first use after the start makes the manager again, on a thread of the application.
+     */
+    private void abandon(ConnectingLockManager stuck) {
+        synchronized (this) {
+            if (manager == stuck) {
+                manager = null;
+            }
+        }
+        LOG.log(Level.INFO, "Locksmith's first connection to Redis at " + settings.redactedUri() + " did not finish while"
+                + " the application started (the container starts its threads later); the manager connects at its first"
+                + " use instead");
+        Thread closer = new Thread(stuck::close, "locksmith-abandoned-connect");
+        closer.setDaemon(true);
+        closer.start();
+    }
+
+    /**
+     * @return the application's manager, made now if {@link #start()} has not made it yet (a
+     *         locked call that runs before the application's startup event)
+     */
+    synchronized ConnectingLockManager manager() {
+        if (manager == null) {
+            manager = create();
+        }
+        return manager;
+    }
+
+    private ConnectingLockManager create() {
         Instance<Object> beans = this.beans.get();
         var scheduler = ContainerThreads.watchdogScheduler().find(settings.executor(), beans);
         var threadFactory = ContainerThreads.redisThreadFactory().find(settings.threadFactory(), beans);
         LOG.log(Level.INFO, "Locksmith's watchdog runs on " + scheduler.source() + "; Redis I/O threads come from "
                 + threadFactory.source());
         Object openTelemetry = ApplicationIdentity.openTelemetry(beans);
-        DefaultLockManager manager = (DefaultLockManager) settings.builder()
+        ConnectingLockManager created = (ConnectingLockManager) settings.builder()
                 .watchdogScheduler(scheduler.value())
                 .threadFactory(threadFactory.value())
                 .applicationName(ApplicationIdentity.applicationName(settings.applicationName()))
                 .openTelemetry(settings.telemetry() ? openTelemetry : null)
                 .build();
         if (OptionalApi.JTA.isPresent()) {
-            UnlockDeferral deferral = ReleaseAfterCompletion.create(manager.leases(),
-                    type -> ContainerBeans.find(beans, type));
-            manager.deferUnlocksWith(deferral);
-            unlockDeferral = deferral;
+            created.whenConnected(connected -> {
+                UnlockDeferral deferral = ReleaseAfterCompletion.create(connected.leases(),
+                        type -> ContainerBeans.find(beans, type));
+                connected.deferUnlocksWith(deferral);
+                unlockDeferral = deferral;
+            });
         }
-        current = manager;
-        return manager;
+        return created;
     }
 
     /**
@@ -72,23 +140,42 @@ final class LockManagerLifecycle {
     }
 
     /**
-     * @return the manager the bean holds now, or null before its first use
+     * @return the connected manager, or null before it was made or while Redis has not been reached
      */
-    DefaultLockManager current() {
-        return current;
+    synchronized DefaultLockManager current() {
+        return manager == null ? null : manager.connected();
     }
 
     /**
-     * @param manager the manager {@link #create()} made
+     * @param closing the manager the bean holds, which {@link #manager()} made
      */
-    void destroy(LockManager manager) {
-        unlockDeferral = UnlockDeferral.NONE;
-        current = null;
-        manager.close();
+    void destroy(LockManager closing) {
+        synchronized (this) {
+            if (manager == closing) {
+                manager = null;
+                unlockDeferral = UnlockDeferral.NONE;
+            }
+        }
+        closing.close();
     }
 
     /**
-     * @return how the interceptor hands over its releases; valid once the bean was created
+     * Closes the manager when the application stops, whether or not a bean instance of it was made.
+     */
+    void stop() {
+        ConnectingLockManager closing;
+        synchronized (this) {
+            closing = manager;
+            manager = null;
+            unlockDeferral = UnlockDeferral.NONE;
+        }
+        if (closing != null) {
+            closing.close();
+        }
+    }
+
+    /**
+     * @return how the interceptor hands over its releases; valid once the manager connected
      */
     UnlockDeferral unlockDeferral() {
         return unlockDeferral;

@@ -3,7 +3,10 @@ package dev.locksmith.internal.cdi;
 import dev.locksmith.internal.classpath.OptionalApi;
 import dev.locksmith.LockManager;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Shutdown;
+import jakarta.enterprise.event.Startup;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
 import jakarta.enterprise.inject.spi.AnnotatedMethod;
@@ -30,8 +33,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * <ul>
  *   <li>adds the {@link LockedInterceptor}, enabled for the whole application by its priority;</li>
  *   <li>notes every business method that {@code @Locked} applies to, on CDI beans and session beans;</li>
- *   <li>adds the {@code @ApplicationScoped} {@link LockManager} bean, closed when the application stops,
- *       and the {@link LockedRuntime} the interceptors use;</li>
+ *   <li>adds the {@code @ApplicationScoped} {@link LockManager} bean, made and connected when the
+ *       application starts and closed when it stops, and the {@link LockedRuntime} the interceptors use;</li>
  *   <li>once the beans are known, reads the configuration and resolves every use, failing the
  *       deployment with a {@link DeploymentException} for each bad template, duration or override;
  *       with fenced uses, finds their data source and makes sure the fence table is there.</li>
@@ -82,10 +85,10 @@ public class LocksmithExtension implements Extension {
         event.<LockManager>addBean()
                 .types(LockManager.class, Object.class)
                 .scope(ApplicationScoped.class)
-                .createWith(context -> managers.create())
+                .createWith(context -> managers.manager())
                 .destroyWith((manager, context) -> managers.destroy(manager));
         if (OptionalApi.HEALTH.isPresent()) {
-            ReadinessCheckBean.add(event, beanManager, managers);
+            ReadinessCheckBean.add(event, managers);
         }
     }
 
@@ -106,5 +109,17 @@ public class LocksmithExtension implements Extension {
             runtime.lifecycle().configure(check.settings());
             LOG.log(Level.INFO, DeploymentCheck.startupLine(check.methods().size(), check.settings()));
         }
+    }
+
+    /**
+     * Connects before the application's own startup observers run, so that neither they nor the
+     * first timer callback pay for the connection; see {@link LockManagerLifecycle#start()}.
+     */
+    void connectAtStartup(@Observes @Priority(jakarta.interceptor.Interceptor.Priority.PLATFORM_BEFORE) Startup event) {
+        runtime.lifecycle().start();
+    }
+
+    void closeAtShutdown(@Observes @Priority(jakarta.interceptor.Interceptor.Priority.PLATFORM_AFTER) Shutdown event) {
+        runtime.lifecycle().stop();
     }
 }

@@ -31,11 +31,13 @@ import java.util.stream.Collectors;
  * @param namePatterns   name patterns that label locks in metrics
  * @param resolvedNames  whether metrics label locks with their resolved names
  * @param applicationName the configured application name, or "" for the server's name for it
+ * @param failFast       whether the deployment fails when Redis cannot be reached at startup
  */
 record LocksmithSettings(String redisUri, RedisMode mode, int syncReplicas, Duration syncTimeout,
                          Duration commandTimeout, String keyPrefix, Duration leaseTime, Duration waitTime,
                          String executor, Duration fenceLifetime, String threadFactory, boolean telemetry,
-                         List<String> namePatterns, boolean resolvedNames, String applicationName) {
+                         List<String> namePatterns, boolean resolvedNames, String applicationName,
+                         boolean failFast) {
     /** Where a Quarkus application names its Redis; Locksmith's default when it has no URI of its own. */
     static final String QUARKUS_REDIS_HOSTS = "quarkus.redis.hosts";
 
@@ -67,7 +69,7 @@ record LocksmithSettings(String redisUri, RedisMode mode, int syncReplicas, Dura
         return new LocksmithSettings(uri, mode, replicas, syncTimeout, commandTimeout, prefix, lease, wait,
                 ConfigKey.EXECUTOR.read(values), fenceLifetime, ConfigKey.THREAD_FACTORY.read(values),
                 flag(values, ConfigKey.TELEMETRY_ENABLED), patterns(values), flag(values, ConfigKey.TELEMETRY_RESOLVED_NAMES),
-                ConfigKey.APPLICATION_NAME.read(values).trim());
+                ConfigKey.APPLICATION_NAME.read(values).trim(), flag(values, ConfigKey.REDIS_FAIL_FAST));
     }
 
     /**
@@ -81,10 +83,13 @@ record LocksmithSettings(String redisUri, RedisMode mode, int syncReplicas, Dura
     }
 
     /**
-     * @return a builder with these settings; the caller adds the container's threads and builds
+     * @return a builder with these settings, for a manager that connects in the background while Redis
+     *         cannot be reached (the deployment's fail-fast is {@link LockManagerLifecycle}'s); the
+     *         caller adds the container's threads and builds
      */
     Locksmith.Builder builder() {
         return Locksmith.builder()
+                .failFast(false)
                 .redisUri(redisUri)
                 .mode(mode)
                 .syncReplicas(syncReplicas, syncTimeout)

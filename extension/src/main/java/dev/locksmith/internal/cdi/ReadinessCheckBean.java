@@ -1,12 +1,10 @@
 package dev.locksmith.internal.cdi;
 
-import dev.locksmith.LockManager;
 import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.context.spi.CreationalContext;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
 import jakarta.enterprise.inject.spi.Bean;
-import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.inject.spi.InjectionPoint;
 import jakarta.enterprise.inject.spi.PassivationCapable;
 import java.lang.annotation.Annotation;
@@ -37,31 +35,24 @@ final class ReadinessCheckBean implements Bean<HealthCheck>, PassivationCapable 
     private static final Set<Type> TYPES = Set.of(HealthCheck.class, Object.class);
     private static final Set<Annotation> QUALIFIERS = Set.of(Readiness.Literal.INSTANCE, Any.Literal.INSTANCE);
 
-    private final BeanManager beanManager;
     private final LockManagerLifecycle lifecycle;
 
-    private ReadinessCheckBean(BeanManager beanManager, LockManagerLifecycle lifecycle) {
-        this.beanManager = beanManager;
+    private ReadinessCheckBean(LockManagerLifecycle lifecycle) {
         this.lifecycle = lifecycle;
     }
 
-    static void add(AfterBeanDiscovery event, BeanManager beanManager, LockManagerLifecycle lifecycle) {
-        event.addBean(new ReadinessCheckBean(beanManager, lifecycle));
+    static void add(AfterBeanDiscovery event, LockManagerLifecycle lifecycle) {
+        event.addBean(new ReadinessCheckBean(lifecycle));
     }
 
     @Override
     public HealthCheck create(CreationalContext<HealthCheck> context) {
-        return new RedisReadinessCheck(this::lockManager, lifecycle);
+        return new RedisReadinessCheck(lifecycle);
     }
 
     @Override
     public void destroy(HealthCheck instance, CreationalContext<HealthCheck> context) {
         context.release();
-    }
-
-    private LockManager lockManager() {
-        var bean = beanManager.resolve(beanManager.getBeans(LockManager.class));
-        return (LockManager) beanManager.getReference(bean, LockManager.class, beanManager.createCreationalContext(bean));
     }
 
     @Override

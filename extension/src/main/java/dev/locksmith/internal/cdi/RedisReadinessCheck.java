@@ -1,46 +1,37 @@
 package dev.locksmith.internal.cdi;
 
-import dev.locksmith.LockManager;
 import dev.locksmith.internal.manager.DefaultLockManager;
 import dev.locksmith.internal.manager.LockStatistics;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Supplier;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponse.Status;
 
 /**
  * MicroProfile Health readiness: UP while Redis answers a PING within a second, DOWN (with the
- * reason) while it does not. Any application using the extension on a server with MicroProfile
- * Health gets it at {@code /health/ready}.
+ * reason) while it does not, and while the manager has not connected yet (Redis was down at
+ * startup and the manager keeps trying in the background). Any application using the extension
+ * on a server with MicroProfile Health gets it at {@code /health/ready}.
  */
 final class RedisReadinessCheck implements HealthCheck {
     static final String NAME = "locksmith-redis";
     private static final Duration PATIENCE = Duration.ofSeconds(1);
 
-    private final Supplier<LockManager> bean;
     private final LockManagerLifecycle lifecycle;
 
     /**
-     * @param bean      the application's {@code LockManager} bean, created on first use
-     * @param lifecycle where the created manager can be reached
+     * @param lifecycle where the application's manager is
      */
-    RedisReadinessCheck(Supplier<LockManager> bean, LockManagerLifecycle lifecycle) {
-        this.bean = bean;
+    RedisReadinessCheck(LockManagerLifecycle lifecycle) {
         this.lifecycle = lifecycle;
     }
 
     @Override
     public HealthCheckResponse call() {
         try {
-            DefaultLockManager manager = lifecycle.current();
-            if (manager == null) {
-                // The bean connects on first use; a readiness probe is such a use.
-                bean.get().getLock(NAME);
-                manager = lifecycle.current();
-            }
+            DefaultLockManager manager = lifecycle.manager().connectedOrFail();
             String redis = manager.checkReachable(PATIENCE);
             LockStatistics statistics = manager.statistics();
             return new HealthCheckResponse(NAME, Status.UP, Optional.of(Map.of("redis", redis,

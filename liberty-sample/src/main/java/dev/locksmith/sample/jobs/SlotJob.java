@@ -39,6 +39,9 @@ public class SlotJob {
     @ConfigProperty(name = "sample.instance", defaultValue = "sample")
     String instance;
 
+    @Inject
+    LockWaits waits;
+
     /**
      * @param timer the timer that fired: during the callback its next timeout is the next slot,
      *              so this slot is 2 s before it, however late the callback runs
@@ -46,6 +49,7 @@ public class SlotJob {
     @Schedule(second = "*/2", minute = "*", hour = "*", persistent = false)
     @Locked(value = LOCK + ":{slot}", job = LOCK, whenHeld = WhenHeld.SKIP, minHoldDuration = "1.5s", leaseTime = 60)
     public void runSlot(Timer timer) {
+        waits.acquired(LOCK);
         long now = System.currentTimeMillis();
         Instant slot = timer.getNextTimeout().toInstant().minusMillis(SLOT_MILLIS);
         entityManager.createNativeQuery("INSERT INTO job_run (slot, instance, ran_at) VALUES (?, ?, ?)")

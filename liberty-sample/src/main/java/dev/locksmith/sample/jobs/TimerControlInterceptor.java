@@ -10,7 +10,8 @@ import jakarta.interceptor.InvocationContext;
 /**
  * Runs before {@code @Locked} (a smaller priority is further out) and applies {@link JobControl}:
  * a timer of a server whose jobs are off does nothing, not even take the lock; on a server whose
- * timers are late it waits that long first. It controls EJB timeouts ({@code @Schedule}) and, since
+ * timers are late it waits that long first. Then it marks when the call goes on to the lock, for
+ * {@link LockWaits}. It controls EJB timeouts ({@code @Schedule}) and, since
  * Quarkus calls a {@code @Scheduled} method as a business method, Quarkus's scheduled methods too.
  */
 @TimerControl
@@ -35,6 +36,11 @@ public class TimerControlInterceptor {
             return null;
         }
         jobs.awaitSkew();
-        return invocation.proceed();
+        LockWaits.callStarts();
+        try {
+            return invocation.proceed();
+        } finally {
+            LockWaits.callEnds();
+        }
     }
 }

@@ -3,6 +3,7 @@ package dev.locksmith.sample.quarkus;
 import dev.locksmith.Locked;
 import dev.locksmith.WhenHeld;
 import dev.locksmith.sample.jobs.JobRuns;
+import dev.locksmith.sample.jobs.LockWaits;
 import dev.locksmith.sample.jobs.TimerControl;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.ScheduledExecution;
@@ -31,6 +32,9 @@ public class ScheduledSlotJob {
     JobRuns runs;
 
     @Inject
+    LockWaits waits;
+
+    @Inject
     @ConfigProperty(name = "sample.instance", defaultValue = "sample")
     String instance;
 
@@ -40,6 +44,7 @@ public class ScheduledSlotJob {
     @Scheduled(cron = "*/2 * * * * ?", identity = LOCK)
     @Locked(value = LOCK + ":{slot}", job = LOCK, whenHeld = WhenHeld.SKIP, minHoldDuration = "1.5s", leaseTime = 60)
     public void runSlot(ScheduledExecution execution) {
+        waits.acquired(LOCK);
         runs.record(LOCK, execution.getScheduledFireTime().truncatedTo(ChronoUnit.SECONDS), instance);
     }
 }
