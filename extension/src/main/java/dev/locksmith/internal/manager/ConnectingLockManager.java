@@ -4,6 +4,7 @@ import dev.locksmith.CallOptions;
 import dev.locksmith.DistributedLock;
 import dev.locksmith.DistributedReadWriteLock;
 import dev.locksmith.Fence;
+import dev.locksmith.JobInfo;
 import dev.locksmith.LockException;
 import dev.locksmith.LockInfo;
 import dev.locksmith.LockManager;
@@ -106,6 +107,11 @@ public final class ConnectingLockManager implements LockManager {
     @Override
     public LockInfo describe(String name) {
         return connection.manager().describe(name);
+    }
+
+    @Override
+    public JobInfo describeJob(String job) {
+        return connection.manager().describeJob(job);
     }
 
     @Override
