@@ -1,6 +1,7 @@
 package dev.locksmith.vthreads;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import jdk.jfr.consumer.RecordedEvent;
@@ -15,6 +16,7 @@ import jdk.jfr.consumer.RecordingStream;
 final class PinRecording implements AutoCloseable {
     private final RecordingStream stream = new RecordingStream();
     private final List<RecordedEvent> events = new CopyOnWriteArrayList<>();
+    private volatile Instant countFrom = Instant.MIN;
 
     private PinRecording() {
     }
@@ -36,11 +38,19 @@ final class PinRecording implements AutoCloseable {
     }
 
     /**
-     * @return what the recording saw, from its start until now
+     * Leaves what was recorded so far (the first use of every class) out of {@link #stop()}'s answer.
+     */
+    void countFromNow() {
+        countFrom = Instant.now();
+    }
+
+    /**
+     * @return what the recording saw from {@link #countFromNow()} (or its start) until now
      */
     Pins stop() {
         stream.stop(); // delivers every event recorded so far, then returns
-        return Pins.of(List.copyOf(events));
+        Instant from = countFrom;
+        return Pins.of(events.stream().filter(event -> !event.getStartTime().isBefore(from)).toList());
     }
 
     @Override

@@ -38,6 +38,8 @@ class VirtualThreadLockingTest {
     static final RedisServerExtension redis = new RedisServerExtension();
 
     private static final int THREADS = 2_000;
+    /** Virtual threads that use each path first, together, before the count starts. */
+    private static final int FIRST_USERS = 16;
     private static final int NAMES = 4;
     private static final Duration DEADLINE = Duration.ofSeconds(60);
     // Names as long as real ones: Flight Recorder pools strings of 17 characters or more, and pooling is
@@ -70,15 +72,20 @@ class VirtualThreadLockingTest {
     }
 
     /**
-     * Runs one call of the test's path on one virtual thread, then starts the recording. The first use of
-     * a class pins: while one virtual thread runs its static initializer, every other one that needs the
-     * class waits for the JVM's class-initialization monitor, pinned ("Contended monitor enter"), in
-     * whatever Locksmith frame first named the class. That happens once per class and process, not per
-     * call, so it is kept out of the count; what a recording shows from then on is what every call costs.
+     * Starts the recording, runs the test's path on a few virtual threads at once, then counts what the
+     * recording shows from that moment on. The first use of a class pins: while one virtual thread loads
+     * or initializes it, every other one that needs the class waits for the JVM's monitor, pinned
+     * ("Contended monitor enter", "Freeze or preempt failed"), in whatever Locksmith frame first named the
+     * class, and Java 25 does not always say it is class loading. That happens once per class and process,
+     * not per call, so it is kept out of the count; the recording is on during the first use so that the
+     * classes only a recorded call needs (its events, its writer) are loaded then too, and the first use
+     * runs on several threads so that the classes of contention (the line, the hand-over) are. What the
+     * recording shows from then on is what every call costs.
      */
     private void recordAfterFirstUse(VirtualThreadCrowd.Work firstUse) throws InterruptedException {
-        VirtualThreadCrowd.run(1, DEADLINE, firstUse);
         recording = PinRecording.start();
+        VirtualThreadCrowd.run(FIRST_USERS, DEADLINE, firstUse);
+        recording.countFromNow();
     }
 
     @Test
