@@ -11,6 +11,7 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.DeploymentException;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.time.Duration;
 import java.util.function.Supplier;
 
 /**
@@ -21,9 +22,13 @@ import java.util.function.Supplier;
  * stops. A Redis that cannot be reached at startup leaves a manager that connects in the
  * background, unless {@code locksmith.redis.fail-fast=true} fails the deployment instead. Wires
  * the release after JTA completion, when the JTA API is there, before the manager serves a call.
+ * Redis I/O threads come from the container's {@code ManagedThreadFactory} when it runs the threads
+ * it makes at that moment ({@link ThreadFactoryProbe}), otherwise from Lettuce's own.
  */
 final class LockManagerLifecycle {
     private static final Logger LOG = System.getLogger(LockManagerLifecycle.class.getName());
+    /** How long a thread from the container's factory may take to start running; milliseconds when it does. */
+    private static final Duration THREAD_START_BOUND = Duration.ofSeconds(2);
 
     private final Supplier<Instance<Object>> beans;
     private volatile LocksmithSettings settings;
@@ -46,8 +51,11 @@ final class LockManagerLifecycle {
     }
 
     /**
-     * Makes the manager, which connects now when Redis answers; does nothing when the settings
-     * were bad (the deployment fails for them already).
+     * Makes the manager, if it is not made yet, and waits for its first attempt to connect (bounded
+     * by its connect timeout); does nothing when the settings were bad (the deployment fails for
+     * them already). Both extensions call it when the application starts; the portable one first
+     * when the deployment is validated, before a container creates its automatic timers (Open
+     * Liberty does so, and may fire them, before the application's {@code Startup} event).
      *
      * @throws DeploymentException with {@code locksmith.redis.fail-fast=true}, when Redis could not
      *                             be reached, naming the setting and the failure
@@ -57,11 +65,10 @@ final class LockManagerLifecycle {
             return;
         }
         ConnectingLockManager started = manager();
-        if (!started.firstAttemptFinished()) {
-            abandon(started);
-            return;
-        }
-        if (settings.failFast() && started.connected() == null) {
+        // The whole first attempt, which its connect timeout bounds: a first timer callback that
+        // comes right after the startup must find the manager connected.
+        boolean connected = started.awaitFirstAttempt();
+        if (settings.failFast() && !connected) {
             String failure;
             try {
                 started.connectedOrFail();
@@ -75,26 +82,6 @@ final class LockManagerLifecycle {
                     + ". Start Redis or correct " + ConfigKey.REDIS_URI.key() + ", or set " + ConfigKey.REDIS_FAIL_FAST.key()
                     + "=false to deploy and connect in the background (the readiness check says DOWN until then)");
         }
-    }
-
-    /**
-     * Open Liberty runs no managed thread made while the application starts, not even after it has
-     * started, and a manager whose Redis threads came from its {@code ManagedThreadFactory} then never
-     * connects. Such a manager is let go (closed on a thread of its own, so the startup does not wait)
-     * and the first use after the start makes the manager again, on a thread of the application.
-     */
-    private void abandon(ConnectingLockManager stuck) {
-        synchronized (this) {
-            if (manager == stuck) {
-                manager = null;
-            }
-        }
-        LOG.log(Level.INFO, "Locksmith's first connection to Redis at " + settings.redactedUri() + " did not finish while"
-                + " the application started (the container starts its threads later); the manager connects at its first"
-                + " use instead");
-        Thread closer = new Thread(stuck::close, "locksmith-abandoned-connect");
-        closer.setDaemon(true);
-        closer.start();
     }
 
     /**
@@ -112,6 +99,15 @@ final class LockManagerLifecycle {
         Instance<Object> beans = this.beans.get();
         var scheduler = ContainerThreads.watchdogScheduler().find(settings.executor(), beans);
         var threadFactory = ContainerThreads.redisThreadFactory().find(settings.threadFactory(), beans);
+        String notRunning = threadFactory.value() == null ? null
+                : ThreadFactoryProbe.whyNotRunning(threadFactory.value(), THREAD_START_BOUND);
+        if (notRunning != null) {
+            LOG.log(Level.INFO, "Redis I/O threads cannot come from " + threadFactory.source() + " now: "
+                    + notRunning + " (a container may hold back the managed threads made while the application"
+                    + " starts); they come from Lettuce's own daemon threads instead");
+            threadFactory = new ContainerThreads.Found<>(null, "Lettuce's own daemon threads (" + threadFactory.source()
+                    + " did not run a thread made while the application started)");
+        }
         LOG.log(Level.INFO, "Locksmith's watchdog runs on " + scheduler.source() + "; Redis I/O threads come from "
                 + threadFactory.source());
         Object openTelemetry = ApplicationIdentity.openTelemetry(beans);

@@ -108,12 +108,20 @@ public class LocksmithExtension implements Extension {
         if (check.settings() != null) {
             runtime.lifecycle().configure(check.settings());
             LOG.log(Level.INFO, DeploymentCheck.startupLine(check.methods().size(), check.settings()));
+            if (check.problems().isEmpty()) {
+                try {
+                    runtime.lifecycle().start();
+                } catch (DeploymentException e) {
+                    event.addDeploymentProblem(e);
+                }
+            }
         }
     }
 
     /**
-     * Connects before the application's own startup observers run, so that neither they nor the
-     * first timer callback pay for the connection; see {@link LockManagerLifecycle#start()}.
+     * Connects, if the deployment's validation did not already, before the application's own startup
+     * observers run, so that neither they nor the first timer callback pay for the connection; see
+     * {@link LockManagerLifecycle#start()}.
      */
     void connectAtStartup(@Observes @Priority(jakarta.interceptor.Interceptor.Priority.PLATFORM_BEFORE) Startup event) {
         runtime.lifecycle().start();

@@ -9,6 +9,7 @@ import dev.locksmith.LockException;
 import dev.locksmith.LockInfo;
 import dev.locksmith.LockManager;
 import dev.locksmith.internal.config.LockSettings;
+import dev.locksmith.internal.observe.LockObserver;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
@@ -17,8 +18,8 @@ import java.util.function.Consumer;
  * The {@link LockManager} of {@code Locksmith.builder().failFast(false)} and of CDI applications:
  * it exists whether or not Redis answered when it was built, and connects in the background
  * until it does ({@link ManagerConnection}). Once connected, every call goes to the connected
- * {@link DefaultLockManager}; before, every call fails at once with a {@link LockException} that
- * says why and that it keeps trying.
+ * {@link DefaultLockManager}; before, a call waits for the first attempt if it is still under way,
+ * and otherwise fails at once with a {@link LockException} that says why and that it keeps trying.
  */
 public final class ConnectingLockManager implements LockManager {
     private final ManagerConnection connection;
@@ -29,8 +30,8 @@ public final class ConnectingLockManager implements LockManager {
 
     /**
      * Connects now if Redis answers, otherwise keeps trying in the background. Waits for the first
-     * attempt at most the command timeout plus a second: on a container that starts its managed
-     * threads only once the application has started, the first attempt finishes after that.
+     * attempt at most the command timeout plus a second; a slower first attempt goes on in the
+     * background, and calls made meanwhile wait for it.
      *
      * @param settings validated settings
      * @param where    the Redis deployment, without secrets, for messages
@@ -41,8 +42,11 @@ public final class ConnectingLockManager implements LockManager {
         Duration attemptBound = settings.commandTimeout().multipliedBy(2).plusSeconds(5);
         // Long enough for a connect bounded by the command timeout, its ACL check and its scripts.
         Duration firstAttemptWait = settings.commandTimeout().plusSeconds(1);
-        return new ConnectingLockManager(ManagerConnection.start(() -> DefaultLockManager.connect(settings), where,
-                attemptBound, firstAttemptWait, settings.threadFactory()));
+        // Made here, on the caller's thread: in a container the observer asks the application's
+        // OpenTelemetry bean for its meter and tracer, which a thread of Locksmith's own cannot create.
+        LockObserver observer = settings.telemetry().observer();
+        return new ConnectingLockManager(ManagerConnection.start(() -> DefaultLockManager.connect(settings, observer),
+                where, attemptBound, firstAttemptWait));
     }
 
     /**
@@ -53,18 +57,21 @@ public final class ConnectingLockManager implements LockManager {
     }
 
     /**
-     * @return true once the first attempt to connect succeeded or failed; false while it is under way
+     * Waits for the first attempt to connect, at most one attempt's bound.
+     *
+     * @return true if connected; false if the first attempt failed or is still under way
      */
-    public boolean firstAttemptFinished() {
-        return connection.firstAttemptFinished();
+    public boolean awaitFirstAttempt() {
+        connection.awaitFirstAttempt(connection.attemptBound());
+        return connected() != null;
     }
 
     /**
-     * @return the connected manager
+     * @return the connected manager, without waiting for a first attempt under way
      * @throws LockException while there is none yet, saying why
      */
     public DefaultLockManager connectedOrFail() {
-        return connection.manager();
+        return connection.managerNow();
     }
 
     /**

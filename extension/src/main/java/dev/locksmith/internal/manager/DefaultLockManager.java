@@ -74,6 +74,20 @@ public final class DefaultLockManager implements LockManager {
      * @throws LockException if Redis cannot be reached
      */
     public static DefaultLockManager connect(LockSettings settings) {
+        return connect(settings, settings.telemetry().observer());
+    }
+
+    /**
+     * Connects to Redis with an observer made beforehand: made on an application's thread, where a
+     * container's OpenTelemetry bean can be created, while the connect itself may run on a thread
+     * of Locksmith's own. Whatever it opened is closed again when it fails.
+     *
+     * @param settings validated settings
+     * @param observer the observer of every lock, from {@code settings.telemetry().observer()}
+     * @return the connected manager
+     * @throws LockException if Redis cannot be reached
+     */
+    public static DefaultLockManager connect(LockSettings settings, LockObserver observer) {
         RedisResources resources = RedisResources.create(settings.threadFactory());
         LockStore store = null;
         ScheduledExecutorService privateScheduler = null;
@@ -81,7 +95,6 @@ public final class DefaultLockManager implements LockManager {
         try {
             store = LockStore.connect(resources, settings.mode(), settings.uris(), settings.commandTimeout(),
                     settings.lease());
-            LockObserver observer = settings.telemetry().observer();
             RedisReplies replies = new RedisReplies(settings.commandTimeout(), observer);
             RedisPermissions.check(store, replies, settings.keyPrefix(), settings.syncReplicas() > 0);
             ScheduledExecutorService scheduler = settings.watchdogScheduler();

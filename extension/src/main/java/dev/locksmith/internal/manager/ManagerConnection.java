@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -46,6 +45,7 @@ final class ManagerConnection implements AutoCloseable {
     private DefaultLockManager manager;
     private RuntimeException lastFailure;
     private int failedAttempts;
+    private int awaitingFirstAttempt;
     private Thread retries;
 
     private ManagerConnection(Supplier<DefaultLockManager> connect, String where, Duration attemptBound) {
@@ -57,41 +57,32 @@ final class ManagerConnection implements AutoCloseable {
     /**
      * Starts the connect thread, which tries at once, then after each pause, and waits at most
      * {@code firstAttemptWait} for its first attempt to succeed or fail. The wait is bounded, not
-     * the attempt itself: a container may start its managed threads, from which the connect thread
-     * and Lettuce's own come, only once the application has started (Open Liberty does), and the
-     * application's startup must not wait for them.
+     * the attempt itself: the application's startup must not wait longer for a slow Redis.
      *
      * @param connect          one attempt: a connected manager, or an exception saying why not
      * @param where            the Redis deployment, without secrets, for messages
      * @param attemptBound     how long one attempt may take at most (the connect timeout and the close
      *                         of a failed attempt), for {@link #close()}'s wait
      * @param firstAttemptWait how long the caller waits for the first attempt
-     * @param threads          where the connect thread comes from; null for a daemon thread of Locksmith's
      * @return the connection, connected, failed once and retrying, or still in its first attempt
      */
     static ManagerConnection start(Supplier<DefaultLockManager> connect, String where, Duration attemptBound,
-                                   Duration firstAttemptWait, ThreadFactory threads) {
+                                   Duration firstAttemptWait) {
         ManagerConnection connection = new ManagerConnection(connect, where, attemptBound);
-        connection.startRetries(threads);
+        connection.startRetries();
         if (!connection.awaitFirstAttempt(firstAttemptWait)) {
             LOG.log(Level.INFO, "Locksmith's first connection to Redis at " + where + " is still under way after "
-                    + firstAttemptWait.toMillis() + " ms (the container may start its threads only once the"
-                    + " application has started); it goes on in the background, and lock calls fail with a"
-                    + " LockException until it has connected");
+                    + firstAttemptWait.toMillis() + " ms; it goes on in the background, and a lock call made"
+                    + " meanwhile waits for it, at most " + attemptBound.toMillis() + " ms");
         }
         return connection;
     }
 
     /**
-     * @return true once the first attempt succeeded or failed, or the connection was closed
+     * @return how long one attempt may take at most
      */
-    boolean firstAttemptFinished() {
-        mutex.lock();
-        try {
-            return state != State.CONNECTING || failedAttempts > 0;
-        } finally {
-            mutex.unlock();
-        }
+    Duration attemptBound() {
+        return attemptBound;
     }
 
     /**
@@ -103,6 +94,7 @@ final class ManagerConnection implements AutoCloseable {
         boolean interrupted = false;
         mutex.lock();
         try {
+            awaitingFirstAttempt++;
             while (state == State.CONNECTING && failedAttempts == 0 && left > 0) {
                 try {
                     left = settled.awaitNanos(left);
@@ -113,6 +105,7 @@ final class ManagerConnection implements AutoCloseable {
             }
             return state != State.CONNECTING || failedAttempts > 0;
         } finally {
+            awaitingFirstAttempt--;
             mutex.unlock();
             if (interrupted) {
                 Thread.currentThread().interrupt();
@@ -121,11 +114,22 @@ final class ManagerConnection implements AutoCloseable {
     }
 
     /**
-     * @return the connected manager
+     * @return the connected manager, once the first attempt is over: a call made during it waits for it,
+     *         at most the attempt's bound
      * @throws LockException while there is none yet, with the last attempt's failure and what happens next
      * @throws IllegalStateException once closed
      */
     DefaultLockManager manager() {
+        awaitFirstAttempt(attemptBound);
+        return managerNow();
+    }
+
+    /**
+     * @return the connected manager, without waiting for an attempt under way
+     * @throws LockException while there is none yet, with the last attempt's failure and what happens next
+     * @throws IllegalStateException once closed
+     */
+    DefaultLockManager managerNow() {
         mutex.lock();
         try {
             return switch (state) {
@@ -133,10 +137,23 @@ final class ManagerConnection implements AutoCloseable {
                 case CLOSED -> throw new IllegalStateException("This LockManager is closed; build a new one with"
                         + " Locksmith.builder() (or let CDI inject the application's)");
                 case CONNECTING -> throw new LockException("Locksmith has not connected to Redis at " + where
-                        + " yet (" + failedAttempts + " attempt(s) failed, the last: "
-                        + (lastFailure == null ? "none" : lastFailure.getMessage()) + "); it keeps trying in the"
-                        + " background, at most every " + LONGEST_PAUSE.toSeconds() + " s", lastFailure);
+                        + " yet (" + (failedAttempts == 0 ? "its first attempt is still under way"
+                        : failedAttempts + " attempt(s) failed, the last: " + lastFailure.getMessage())
+                        + "); it keeps trying in the background, at most every " + LONGEST_PAUSE.toSeconds() + " s",
+                        lastFailure);
             };
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * @return how many threads wait for the first attempt now (the starting thread, early calls)
+     */
+    int awaitingFirstAttempt() {
+        mutex.lock();
+        try {
+            return awaitingFirstAttempt;
         } finally {
             mutex.unlock();
         }
@@ -212,20 +229,9 @@ final class ManagerConnection implements AutoCloseable {
         }
     }
 
-    private void startRetries(ThreadFactory threads) {
-        Runnable loop = this::retryUntilConnectedOrClosed;
-        Thread thread;
-        if (threads == null) {
-            thread = new Thread(loop, "locksmith-connect");
-            thread.setDaemon(true);
-        } else {
-            thread = threads.newThread(loop);
-            try {
-                thread.setName("locksmith-connect");
-            } catch (SecurityException e) {
-                // A container that does not let its threads be renamed: its own name will do.
-            }
-        }
+    private void startRetries() {
+        Thread thread = new Thread(this::retryUntilConnectedOrClosed, "locksmith-connect");
+        thread.setDaemon(true);
         mutex.lock();
         try {
             retries = thread;
