@@ -43,6 +43,8 @@ final class ManagerConnection implements AutoCloseable {
     private final List<Consumer<DefaultLockManager>> onConnected = new ArrayList<>();
     private State state = State.CONNECTING;
     private DefaultLockManager manager;
+    /** {@link #manager} while {@code CONNECTED}, else null: read without {@link #mutex} by {@link #manager()}. */
+    private volatile DefaultLockManager served;
     private RuntimeException lastFailure;
     private int failedAttempts;
     private int awaitingFirstAttempt;
@@ -120,6 +122,10 @@ final class ManagerConnection implements AutoCloseable {
      * @throws IllegalStateException once closed
      */
     DefaultLockManager manager() {
+        DefaultLockManager connected = served;
+        if (connected != null) {
+            return connected; // every lock call comes here: no lock taken once connected
+        }
         awaitFirstAttempt(attemptBound);
         return managerNow();
     }
@@ -206,6 +212,7 @@ final class ManagerConnection implements AutoCloseable {
             connected = state == State.CONNECTED ? manager : null;
             state = State.CLOSED;
             manager = null;
+            served = null;
             retrying = retries;
             closing.signalAll();
             settled.signalAll();
@@ -304,6 +311,7 @@ final class ManagerConnection implements AutoCloseable {
                 onConnected.clear();
                 manager = connected;
                 state = State.CONNECTED;
+                served = connected;
                 settled.signalAll();
                 if (failedAttempts > 0) {
                     LOG.log(Level.INFO, "Locksmith connected to Redis at " + where + " after " + failedAttempts
