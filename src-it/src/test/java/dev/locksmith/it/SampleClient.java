@@ -10,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -154,15 +155,27 @@ final class SampleClient {
      * @param job a scheduled job's lock name, such as {@code sample-job}
      * @return how long each of its runs on this server waited for its lock, in microseconds, oldest first
      */
-    List<Long> lockWaits(String job) {
+    /**
+     * One callback of a scheduled job on a server, from {@code /api/jobs/{job}/lock-waits}.
+     *
+     * @param at     when it went on to the lock
+     * @param micros how long it waited for the lock, or until it skipped
+     * @param ran    whether it ran the slot
+     */
+    record LockWait(Instant at, long micros, boolean ran) {
+    }
+
+    List<LockWait> lockWaits(String job) {
         Reply reply = send(request("/api/jobs/" + job + "/lock-waits").GET());
         if (reply.status() != 200) {
             throw new IllegalStateException("GET /api/jobs/" + job + "/lock-waits on " + name() + ": " + reply);
         }
         String raw = reply.string("raw");
         try (jakarta.json.JsonReader reader = jakarta.json.Json.createReader(new java.io.StringReader(raw))) {
-            return reader.readArray().getValuesAs(jakarta.json.JsonNumber.class).stream()
-                    .map(jakarta.json.JsonNumber::longValue).toList();
+            return reader.readArray().getValuesAs(jakarta.json.JsonObject.class).stream()
+                    .map(callback -> new LockWait(Instant.parse(callback.getString("at")),
+                            callback.getJsonNumber("micros").longValue(), callback.getBoolean("ran")))
+                    .toList();
         }
     }
 

@@ -3,6 +3,7 @@ package dev.locksmith.sample.concurrency;
 import dev.locksmith.Locked;
 import dev.locksmith.WhenHeld;
 import dev.locksmith.sample.jobs.JobRuns;
+import dev.locksmith.sample.jobs.LockWaits;
 import dev.locksmith.sample.jobs.TimerControl;
 import jakarta.enterprise.concurrent.Asynchronous;
 import jakarta.enterprise.concurrent.Schedule;
@@ -34,6 +35,9 @@ public class ScheduledSlotJob {
     JobRuns runs;
 
     @Inject
+    LockWaits waits;
+
+    @Inject
     @ConfigProperty(name = "sample.instance", defaultValue = "sample")
     String instance;
 
@@ -46,6 +50,7 @@ public class ScheduledSlotJob {
             runAt = @Schedule(cron = "*/2 * * * * *"))
     @Locked(value = LOCK, whenHeld = WhenHeld.SKIP, minHold = 1_500, unit = ChronoUnit.MILLIS)
     public void runSlot() {
+        waits.acquired();
         // The nearest slot boundary: the run starts a little after its instant (and 300 ms late on
         // the skewed server), never a slot off.
         long now = System.currentTimeMillis();

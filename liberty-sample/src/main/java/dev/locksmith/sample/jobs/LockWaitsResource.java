@@ -10,11 +10,14 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 
 /**
- * {@code GET /api/jobs/{job}/lock-waits}: how long each run of a scheduled job on this server
- * waited for its lock, in microseconds, oldest first ({@link LockWaits}).
+ * {@code GET /api/jobs/{job}/lock-waits}: how long each callback of a scheduled job on this server
+ * waited for its lock, in microseconds, oldest first, and whether it ran the job or skipped the
+ * slot ({@link LockWaits}).
  *
  * <pre>
- * GET /api/jobs/sample-job/lock-waits -> 200 [1843, 912, 877, ...]
+ * GET /api/jobs/sample-job/lock-waits -> 200
+ *   [{"at":"2026-12-03T09:00:02.001Z","micros":1843,"ran":true},
+ *    {"at":"2026-12-03T09:00:04.002Z","micros":912,"ran":false}, ...]
  * </pre>
  */
 @Path("/jobs/{job}/lock-waits")
@@ -25,7 +28,7 @@ public class LockWaitsResource {
     LockWaits waits;
 
     @GET
-    public List<Long> lockWaits(@PathParam("job") String job) {
+    public List<LockWaits.Callback> lockWaits(@PathParam("job") String job) {
         return waits.of(job);
     }
 }

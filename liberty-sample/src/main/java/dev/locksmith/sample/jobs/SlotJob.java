@@ -49,7 +49,7 @@ public class SlotJob {
     @Schedule(second = "*/2", minute = "*", hour = "*", persistent = false)
     @Locked(value = LOCK + ":{slot}", job = LOCK, whenHeld = WhenHeld.SKIP, minHoldDuration = "1.5s", leaseTime = 60)
     public void runSlot(Timer timer) {
-        waits.acquired(LOCK);
+        waits.acquired();
         long now = System.currentTimeMillis();
         Instant slot = timer.getNextTimeout().toInstant().minusMillis(SLOT_MILLIS);
         entityManager.createNativeQuery("INSERT INTO job_run (slot, instance, ran_at) VALUES (?, ?, ?)")

@@ -1,5 +1,6 @@
 package dev.locksmith.sample.jobs;
 
+import dev.locksmith.Locked;
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
@@ -10,8 +11,9 @@ import jakarta.interceptor.InvocationContext;
 /**
  * Runs before {@code @Locked} (a smaller priority is further out) and applies {@link JobControl}:
  * a timer of a server whose jobs are off does nothing, not even take the lock; on a server whose
- * timers are late it waits that long first. Then it marks when the call goes on to the lock, for
- * {@link LockWaits}. It controls EJB timeouts ({@code @Schedule}) and, since
+ * timers are late it waits that long first. Then it marks when the call goes on to the lock and,
+ * when it returns, files how long it waited under the {@code @Locked} job's name ({@link LockWaits}).
+ * It controls EJB timeouts ({@code @Schedule}) and, since
  * Quarkus calls a {@code @Scheduled} method as a business method, Quarkus's scheduled methods too.
  */
 @TimerControl
@@ -20,6 +22,9 @@ import jakarta.interceptor.InvocationContext;
 public class TimerControlInterceptor {
     @Inject
     JobControl jobs;
+
+    @Inject
+    LockWaits waits;
 
     @AroundTimeout
     public Object controlTimeout(InvocationContext invocation) throws Exception {
@@ -40,7 +45,7 @@ public class TimerControlInterceptor {
         try {
             return invocation.proceed();
         } finally {
-            LockWaits.callEnds();
+            waits.callEnds(invocation.getMethod().getAnnotation(Locked.class));
         }
     }
 }

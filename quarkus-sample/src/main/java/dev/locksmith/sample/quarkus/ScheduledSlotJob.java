@@ -44,7 +44,7 @@ public class ScheduledSlotJob {
     @Scheduled(cron = "*/2 * * * * ?", identity = LOCK)
     @Locked(value = LOCK + ":{slot}", job = LOCK, whenHeld = WhenHeld.SKIP, minHoldDuration = "1.5s", leaseTime = 60)
     public void runSlot(ScheduledExecution execution) {
-        waits.acquired(LOCK);
+        waits.acquired();
         runs.record(LOCK, execution.getScheduledFireTime().truncatedTo(ChronoUnit.SECONDS), instance);
     }
 }
