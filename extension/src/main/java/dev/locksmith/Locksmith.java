@@ -5,9 +5,12 @@ import dev.locksmith.internal.manager.ConnectingLockManager;
 import dev.locksmith.internal.manager.DefaultLockManager;
 import dev.locksmith.internal.config.LockSettings;
 import dev.locksmith.internal.config.SettingRules;
+import dev.locksmith.internal.config.SettingsDraft;
 import dev.locksmith.internal.config.TelemetrySettings;
 import dev.locksmith.internal.redis.RedisUris;
+import io.lettuce.core.RedisURI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
@@ -44,17 +47,17 @@ public final class Locksmith {
         private String redisUri = SettingRules.DEFAULT_REDIS_URI;
         private String keyPrefix = SettingRules.DEFAULT_KEY_PREFIX;
         private Duration leaseTime = SettingRules.DEFAULT_LEASE;
-        private RedisMode mode = RedisMode.STANDALONE;
+        private RedisMode mode = SettingRules.DEFAULT_MODE;
         private int syncReplicas;
         private Duration syncTimeout = SettingRules.DEFAULT_SYNC_TIMEOUT;
         private Duration commandTimeout = SettingRules.DEFAULT_COMMAND_TIMEOUT;
         private ScheduledExecutorService watchdogScheduler;
         private Duration fencingCounterLifetime = SettingRules.DEFAULT_FENCING_COUNTER_LIFETIME;
         private ThreadFactory threadFactory;
-        private boolean telemetry = true;
+        private boolean telemetry = SettingRules.DEFAULT_TELEMETRY;
         private Object openTelemetry;
         private List<String> telemetryNamePatterns = List.of();
-        private boolean telemetryResolvedNames;
+        private boolean telemetryResolvedNames = SettingRules.DEFAULT_RESOLVED_NAMES;
         private String applicationName;
         private boolean failFast = true;
 
@@ -107,7 +110,8 @@ public final class Locksmith {
          * slot. Not with {@link RedisMode#REDLOCK}, whose masters have no replicas.
          *
          * @param replicas how many replicas must acknowledge; 0 turns this off
-         * @param timeout  how long to wait for them
+         * @param timeout  how long to wait for them: at least 1 ms and shorter than the
+         *                 {@link #commandTimeout(Duration) command timeout}; not used with 0 replicas
          * @return this builder
          */
         public Builder syncReplicas(int replicas, Duration timeout) {
@@ -194,11 +198,11 @@ public final class Locksmith {
          * as {@code stock:*}) is labelled with the pattern, the first that matches; any other
          * lock as {@code other}. A {@code @Locked} method's locks are labelled with its template.
          *
-         * @param patterns name patterns, in order
+         * @param patterns name patterns, in order, none of them blank; null or empty for none
          * @return this builder
          */
         public Builder telemetryNamePatterns(List<String> patterns) {
-            this.telemetryNamePatterns = patterns == null ? null : List.copyOf(patterns);
+            this.telemetryNamePatterns = patterns == null ? null : new ArrayList<>(patterns);
             return this;
         }
 
@@ -252,16 +256,8 @@ public final class Locksmith {
             LettuceNettyMatch.problem().ifPresent(problem -> {
                 throw new LockException(problem);
             });
-            SettingRules.mode(mode, "Redis mode");
-            SettingRules.syncReplicas(syncReplicas, mode, "Sync replicas " + syncReplicas);
-            SettingRules.keyPrefix(keyPrefix, "Key prefix '" + keyPrefix + "'");
-            SettingRules.lease(leaseTime, "Lease time " + leaseTime);
-            SettingRules.commandTimeout(commandTimeout, "Command timeout " + commandTimeout);
-            SettingRules.fencingCounterLifetime(fencingCounterLifetime, "Fencing counter lifetime " + fencingCounterLifetime);
-            if (syncReplicas > 0) {
-                SettingRules.syncTimeout(syncTimeout, "Sync timeout " + syncTimeout);
-            }
-            var uris = RedisUris.parse(redisUri, mode);
+            List<RedisURI> uris = new SettingsDraft(redisUri, mode, syncReplicas, syncTimeout, commandTimeout, keyPrefix,
+                    leaseTime, fencingCounterLifetime, SettingRules.DEFAULT_WAIT, telemetryNamePatterns).check();
             var settings = new LockSettings(uris, mode, keyPrefix, leaseTime, commandTimeout,
                     syncReplicas, syncTimeout == null ? Duration.ZERO : syncTimeout, watchdogScheduler,
                     fencingCounterLifetime, threadFactory, new TelemetrySettings(telemetry, openTelemetry,

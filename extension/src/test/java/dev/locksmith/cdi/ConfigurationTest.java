@@ -68,14 +68,14 @@ class ConfigurationTest {
     @ParameterizedTest(name = "{0} = {1}")
     @CsvSource(delimiter = '|', value = {
         "locksmith.lease-time         | thirty     | locksmith.lease-time: 'thirty' is not a duration; write ISO-8601",
-        "locksmith.lease-time         | 50ms       | locksmith.lease-time = '50ms' is too short; it must be at least 100ms",
-        "locksmith.wait-time          | -1s        | locksmith.wait-time = '-1s' is negative",
+        "locksmith.lease-time         | 50ms       | locksmith.lease-time = '50ms': Lease time PT0.05S is too short; it must be at least 100ms",
+        "locksmith.wait-time          | -1s        | locksmith.wait-time = '-1s': Default wait PT-1S is negative",
         "locksmith.redis.sync-timeout | soon       | locksmith.redis.sync-timeout: 'soon' is not a duration",
-        "locksmith.redis.command-timeout | 0s      | locksmith.redis.command-timeout = '0s' is too short",
+        "locksmith.redis.command-timeout | 0s      | locksmith.redis.command-timeout = '0s': Command timeout PT0S is too short",
         "locksmith.redis.mode         | paxos      | locksmith.redis.mode = 'paxos' is not a mode; use one of standalone, sentinel, cluster, redlock",
         "locksmith.redis.sync-replicas | two       | locksmith.redis.sync-replicas = 'two' is not a number of replicas",
-        "locksmith.redis.sync-replicas | -1        | locksmith.redis.sync-replicas = '-1' is not a number of replicas",
-        "locksmith.key-prefix         | app{1}:    | locksmith.key-prefix = 'app{1}:' must not contain '{' or '}'",
+        "locksmith.redis.sync-replicas | -1        | locksmith.redis.sync-replicas = '-1': Sync replicas -1 is not a number of replicas",
+        "locksmith.key-prefix         | app{1}:    | locksmith.key-prefix = 'app{1}:': Key prefix 'app{1}:' must not contain '{' or '}'",
     })
     void aBadValueFailsTheDeploymentNamingTheKeyAndTheFix(String key, String value, String expected) {
         Throwable failure = CdiContainers.startFailure(properties(redis.uri(), key, value), Jobs.class);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locksmith.DistributedLock;
 import dev.locksmith.LockManager;
+import dev.locksmith.testing.LiveThreads;
 import dev.locksmith.testing.CdiContainers;
 import dev.locksmith.testing.CdiContainers.Application;
 import dev.locksmith.testing.FakeManagedScheduler;
@@ -103,8 +104,8 @@ class WatchdogSchedulerTest {
             DistributedLock lock = app.get(LockManager.class).getLock("se-job");
             lock.lock();
             try {
-                assertThat(Thread.getAllStackTraces().keySet()).anyMatch(thread ->
-                        thread.getName().equals("locksmith-watchdog") && thread.isDaemon());
+                assertThat(LiveThreads.daemonNamed("locksmith-watchdog")).as("a live daemon thread locksmith-watchdog")
+                        .isTrue();
                 assertThat(lock.remainingLease()).isLessThanOrEqualTo(Duration.ofMillis(300));
             } finally {
                 lock.unlock();

@@ -8,6 +8,7 @@ import dev.locksmith.RedisMode;
 import dev.locksmith.faults.FaultScenario.Topology;
 import dev.locksmith.faults.FaultScenario.UsedLock;
 import dev.locksmith.internal.store.ScriptLabels;
+import dev.locksmith.testing.LiveThreads;
 import dev.locksmith.testing.FaultProxy;
 import dev.locksmith.testing.FaultProxy.Fault;
 import dev.locksmith.testing.FaultProxy.Traced;
@@ -410,8 +411,7 @@ final class FaultRunner {
     }
 
     private static String describe(Thread thread) {
-        return thread.getName() + " (" + thread.getState() + " at " + Arrays.stream(thread.getStackTrace()).limit(8)
-                .map(String::valueOf).collect(Collectors.joining(" < ")) + ")";
+        return LiveThreads.describe(thread, 8);
     }
 
     private static List<Long> liveTasks(ScheduledThreadPoolExecutor scheduler) {
@@ -423,9 +423,7 @@ final class FaultRunner {
     }
 
     private static Set<Thread> clientThreads() {
-        return Thread.getAllStackTraces().keySet().stream()
-                .filter(thread -> thread.getName().startsWith("lettuce-") || thread.getName().startsWith("locksmith"))
-                .collect(Collectors.toCollection(HashSet::new));
+        return new HashSet<>(LiveThreads.ofTheClient());
     }
 
     private static List<Thread> newThreads(Set<Thread> before) {
@@ -509,9 +507,8 @@ final class FaultRunner {
                 throw new IllegalStateException("interrupted while waiting for the scenario's callers", e);
             }
             if (thread.isAlive()) {
-                failures.add("a caller never returned (" + CALLERS_DEADLINE.toSeconds() + " s): " + thread.getName()
-                        + " at " + Arrays.stream(thread.getStackTrace()).limit(12).map(String::valueOf)
-                        .collect(Collectors.joining(" < ")));
+                failures.add("a caller never returned (" + CALLERS_DEADLINE.toSeconds() + " s): "
+                        + LiveThreads.describe(thread, 12));
                 thread.interrupt();
             }
         }

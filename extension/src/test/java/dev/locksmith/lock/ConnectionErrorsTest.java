@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.locksmith.LockException;
 import dev.locksmith.Locksmith;
+import dev.locksmith.testing.LiveThreads;
 import dev.locksmith.testing.Await;
 import dev.locksmith.testing.FreePorts;
 import dev.locksmith.testing.LocalRedisServer;
@@ -91,8 +92,7 @@ class ConnectionErrorsTest {
     }
 
     private static long lettuceThreads() {
-        return Thread.getAllStackTraces().keySet().stream()
-                .filter(thread -> thread.isAlive() && thread.getName().startsWith("lettuce-")).count();
+        return LiveThreads.ofLettuce().size();
     }
 
     private static String chain(Throwable failure) {

@@ -6,6 +6,7 @@ import dev.locksmith.DistributedLock;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
 import dev.locksmith.RedisMode;
+import dev.locksmith.testing.LiveThreads;
 import dev.locksmith.testing.Await;
 import dev.locksmith.testing.LocalRedisServer;
 import dev.locksmith.testing.LogCapture;
@@ -56,9 +57,7 @@ class RedLockSilentMasterTest {
     }
 
     private static Set<Thread> clientThreads() {
-        return Thread.getAllStackTraces().keySet().stream()
-                .filter(thread -> thread.getName().startsWith("lettuce-") || thread.getName().startsWith("locksmith"))
-                .collect(Collectors.toSet());
+        return LiveThreads.ofTheClient();
     }
 
     @Test

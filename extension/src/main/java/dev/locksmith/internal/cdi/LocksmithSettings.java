@@ -1,7 +1,8 @@
 package dev.locksmith.internal.cdi;
 
 import dev.locksmith.internal.config.Durations;
-import dev.locksmith.internal.config.SettingRules;
+import dev.locksmith.internal.config.SettingException;
+import dev.locksmith.internal.config.SettingsDraft;
 import dev.locksmith.Locksmith;
 import dev.locksmith.RedisMode;
 import dev.locksmith.internal.redis.RedisUris;
@@ -49,27 +50,32 @@ record LocksmithSettings(String redisUri, RedisMode mode, int syncReplicas, Dura
     static LocksmithSettings read(ConfigValues values) {
         RedisMode mode = mode(values);
         String uri = redisUri(values);
+        int replicas = replicas(values);
+        SettingsDraft draft = new SettingsDraft(uri, mode, replicas, duration(values, ConfigKey.SYNC_TIMEOUT),
+                duration(values, ConfigKey.COMMAND_TIMEOUT), ConfigKey.KEY_PREFIX.read(values),
+                duration(values, ConfigKey.LEASE_TIME), duration(values, ConfigKey.FENCING_COUNTER_LIFETIME),
+                duration(values, ConfigKey.WAIT_TIME), patterns(values));
         try {
-            RedisUris.parse(uri, mode);
-        } catch (IllegalArgumentException e) {
-            // RedisUris masks any password in its message.
-            throw new IllegalArgumentException(ConfigKey.REDIS_URI.key() + ": " + e.getMessage(), e);
+            draft.check();
+        } catch (SettingException e) {
+            throw new IllegalArgumentException(inFrontOf(e, values), e);
         }
-        int replicas = SettingRules.syncReplicas(ConfigKey.SYNC_REPLICAS.read(values), mode,
-                subject(values, ConfigKey.SYNC_REPLICAS));
-        Duration syncTimeout = SettingRules.syncTimeout(duration(values, ConfigKey.SYNC_TIMEOUT),
-                subject(values, ConfigKey.SYNC_TIMEOUT));
-        Duration commandTimeout = SettingRules.commandTimeout(duration(values, ConfigKey.COMMAND_TIMEOUT),
-                subject(values, ConfigKey.COMMAND_TIMEOUT));
-        Duration lease = SettingRules.lease(duration(values, ConfigKey.LEASE_TIME), subject(values, ConfigKey.LEASE_TIME));
-        Duration wait = SettingRules.defaultWait(duration(values, ConfigKey.WAIT_TIME), subject(values, ConfigKey.WAIT_TIME));
-        String prefix = SettingRules.keyPrefix(ConfigKey.KEY_PREFIX.read(values), subject(values, ConfigKey.KEY_PREFIX));
-        Duration fenceLifetime = SettingRules.fencingCounterLifetime(duration(values, ConfigKey.FENCING_COUNTER_LIFETIME),
-                subject(values, ConfigKey.FENCING_COUNTER_LIFETIME));
-        return new LocksmithSettings(uri, mode, replicas, syncTimeout, commandTimeout, prefix, lease, wait,
-                ConfigKey.EXECUTOR.read(values), fenceLifetime, ConfigKey.THREAD_FACTORY.read(values),
-                flag(values, ConfigKey.TELEMETRY_ENABLED), patterns(values), flag(values, ConfigKey.TELEMETRY_RESOLVED_NAMES),
-                ConfigKey.APPLICATION_NAME.read(values).trim(), flag(values, ConfigKey.REDIS_FAIL_FAST));
+        return new LocksmithSettings(uri, mode, replicas, draft.syncTimeout(), draft.commandTimeout(), draft.keyPrefix(),
+                draft.lease(), draft.defaultWait(), ConfigKey.EXECUTOR.read(values), draft.fencingCounterLifetime(),
+                ConfigKey.THREAD_FACTORY.read(values), flag(values, ConfigKey.TELEMETRY_ENABLED), draft.namePatterns(),
+                flag(values, ConfigKey.TELEMETRY_RESOLVED_NAMES), ConfigKey.APPLICATION_NAME.read(values).trim(),
+                flag(values, ConfigKey.REDIS_FAIL_FAST));
+    }
+
+    /**
+     * @return the builder's message with the key and the configured text in front, such as
+     *         {@code locksmith.lease-time = '50ms': Lease time PT0.05S is too short; ...}; for the URI
+     *         the key only, since the message shows the URI with its password masked
+     */
+    private static String inFrontOf(SettingException refused, ConfigValues values) {
+        ConfigKey key = ConfigKey.of(refused.setting());
+        String where = key == ConfigKey.REDIS_URI ? key.key() : subject(values, key);
+        return where + ": " + refused.getMessage();
     }
 
     /**
@@ -129,9 +135,23 @@ record LocksmithSettings(String redisUri, RedisMode mode, int syncReplicas, Dura
                 + key.defaultValue() + ")");
     }
 
+    /**
+     * @return the comma list's patterns, trimmed; a blank one is kept, for the check to refuse
+     */
     private static List<String> patterns(ConfigValues values) {
         String text = ConfigKey.TELEMETRY_NAME_PATTERNS.read(values);
-        return Arrays.stream(text.split(",")).map(String::trim).filter(pattern -> !pattern.isEmpty()).toList();
+        return text.isBlank() ? List.of() : Arrays.stream(text.split(",", -1)).map(String::trim).toList();
+    }
+
+    private static int replicas(ConfigValues values) {
+        String text = ConfigKey.SYNC_REPLICAS.read(values);
+        try {
+            return Integer.parseInt(text.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(subject(values, ConfigKey.SYNC_REPLICAS) + " is not a number of replicas;"
+                    + " use 0 to turn replica acknowledgement off, or how many replicas must confirm an acquisition,"
+                    + " such as 1", e);
+        }
     }
 
     /**

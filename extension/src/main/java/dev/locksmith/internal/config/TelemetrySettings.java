@@ -26,16 +26,11 @@ public record TelemetrySettings(boolean enabled, Object openTelemetry, List<Stri
     public static final TelemetrySettings DEFAULT = new TelemetrySettings(true, null, List.of(), false, null);
 
     /**
-     * @throws IllegalArgumentException if an OpenTelemetry was given where its API is missing, or a pattern is blank
+     * @param namePatterns checked by {@link SettingsDraft#check()}
+     * @throws IllegalArgumentException if an OpenTelemetry was given where its API is missing
      */
     public TelemetrySettings {
         namePatterns = List.copyOf(namePatterns);
-        for (String pattern : namePatterns) {
-            if (pattern == null || pattern.isBlank()) {
-                throw new IllegalArgumentException("Telemetry name pattern '" + pattern + "' is blank; write a lock"
-                        + " name with * for any characters, such as stock:*");
-            }
-        }
         if (openTelemetry != null && !OptionalApi.OPENTELEMETRY.isPresent()) {
             throw new IllegalArgumentException("openTelemetry(" + openTelemetry.getClass().getName() + ") was given,"
                     + " but the OpenTelemetry API (io.opentelemetry:opentelemetry-api) is not on the class path");
