@@ -5,7 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The ring of processes waiting for a reentrant or a write lock (see {@code locksmith.lua}), read
+ * The ring of processes waiting for a reentrant or a write lock (see {@code common.lua} and {@code exclusive.lua}), read
  * straight from Redis with the default key prefix: for tests that must wait until a process has
  * joined it before they release the lock, since only a process in the ring is offered the lock.
  */

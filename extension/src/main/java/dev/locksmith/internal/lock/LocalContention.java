@@ -303,10 +303,10 @@ final class LocalContention {
      * A message from Redis.
      *
      * @param message {@code *} for everyone, an offer of the lock to this process
-     *                ({@code o<token>.<number>}), or the owner id whose turn it is in the fair queue
+     *                ({@link OfferMessage}), or the owner id whose turn it is in the fair queue
      */
     void wake(String message) {
-        if (ProcessRing.isOffer(message)) {
+        if (OfferMessage.isOffer(message)) {
             takeOffer(message);
             return;
         }
@@ -334,10 +334,15 @@ final class LocalContention {
         long heard;
         mutex.lock();
         try {
-            if (!ring.offered(message, !line.isEmpty() && state.isOpen())) {
+            ProcessRing.Heard outcome = ring.offered(message, !line.isEmpty() && state.isOpen());
+            if (outcome == ProcessRing.Heard.PASSED_ON) {
                 return;
             }
             wakeUps++;
+            if (outcome == ProcessRing.Heard.UNREADABLE) {
+                signalFirst();
+                return;
+            }
             taker = claimFirstForOffer();
             if (taker == null) {
                 signalFirst();

@@ -13,11 +13,12 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
 /**
  * Moves on an offer of the reentrant lock (see {@code release} and {@code pass-offer} in
- * {@code locksmith.lua}) that its process does not take: when no thread of the process offered to
+ * {@code exclusive.lua}) that its process does not take: when no thread of the process offered to
  * wants the lock any more, that process passes it on at once; when the process offered to says
  * nothing (it died after the offer reached it, it stopped, its connection hangs), the releaser
  * passes it on after one command timeout, the longest its answer could take. A process that died
@@ -33,6 +34,7 @@ final class OfferDesk {
     private final long watchMillis;
     private final long reserveMillis;
     private final ConcurrentMap<LockKeys, OfferWatch> watches = new ConcurrentHashMap<>();
+    private final AtomicLong unreadableOffers = new AtomicLong();
 
     /**
      * @param tasks         runs the releasers' watches on the manager's watchdog scheduler
@@ -52,6 +54,29 @@ final class OfferDesk {
      */
     long watchMillis() {
         return watchMillis;
+    }
+
+    /**
+     * Notes an offer this process heard but cannot read: a process of another Locksmith version
+     * made it. The first one is logged; each is counted ({@link #unreadableOffers()}).
+     *
+     * @param message the offer as heard
+     */
+    void unreadableOffer(LockKeys keys, String message) {
+        if (unreadableOffers.getAndIncrement() == 0) {
+            LOG.log(Level.WARNING, "The lock at key ''{0}'' was offered to this process in a format this Locksmith version"
+                    + " does not read (''{1}'', expected ''{2}<token>|<number>''): a process of another version"
+                    + " released it. The first waiter here asks Redis instead, which takes the offered lock as"
+                    + " well; logged once, counted from now on. See docs/locks.md, offers between versions",
+                    keys.lock(), message, OfferMessage.PREFIX);
+        }
+    }
+
+    /**
+     * @return how many offers this process heard in a format it does not read
+     */
+    long unreadableOffers() {
+        return unreadableOffers.get();
     }
 
     /**

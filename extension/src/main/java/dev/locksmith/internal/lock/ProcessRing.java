@@ -1,16 +1,15 @@
 package dev.locksmith.internal.lock;
 
+import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * This process's place in the ring of processes waiting for one lock (see {@code release} in
- * {@code locksmith.lua}), as its threads see it: what {@link RingSeat} knows, guarded by the
+ * {@code exclusive.lua}), as its threads see it: what {@link RingSeat} knows, guarded by the
  * mutex of the lock's {@link LocalContention}, and the offers that arrive on the process's own
  * channel. An offer that no thread here wants is passed on at once ({@link OfferDesk#decline}).
  */
 final class ProcessRing {
-    private static final String OFFER = "o";
-
     private final ReentrantLock mutex;
     private final LockKeys keys;
     private final OfferDesk desk;
@@ -22,15 +21,6 @@ final class ProcessRing {
         this.keys = keys;
         this.desk = desk;
         this.managerId = managerId;
-    }
-
-    /**
-     * @return whether the message from Redis is an offer of the lock ({@code o<token>.<number>});
-     *         not a fair turn, which names an owner ({@code <manager id>:<thread>}, and a manager
-     *         id may begin with {@code o})
-     */
-    static boolean isOffer(String message) {
-        return message.startsWith(OFFER) && message.indexOf(':') < 0;
     }
 
     /**
@@ -154,27 +144,38 @@ final class ProcessRing {
     }
 
     /**
+     * What this process does with an offer it heard ({@link #offered}).
+     */
+    enum Heard {
+        /** The first waiter should take it. */
+        TAKE,
+        /** Nothing here waits any more: it was passed on. */
+        PASSED_ON,
+        /** Another version wrote it: the first waiter asks Redis, as after any wake-up. */
+        UNREADABLE
+    }
+
+    /**
      * An offer arrived; the caller holds the mutex.
      *
      * @param anyoneWaits whether a thread here waits for the lock
-     * @return true when the first waiter should take it; false when it was passed on (or could not be read)
+     * @return whether the first waiter takes it, it was passed on, or it could not be read
      */
-    boolean offered(String message, boolean anyoneWaits) {
-        int dot = message.indexOf('.');
-        long token;
-        long number;
-        try {
-            token = Long.parseLong(message.substring(OFFER.length(), dot));
-            number = Long.parseLong(message.substring(dot + 1));
-        } catch (RuntimeException e) {
-            return false; // not a message of this version: the releaser's watch passes the offer on
+    Heard offered(String message, boolean anyoneWaits) {
+        Optional<OfferMessage> offer = OfferMessage.parse(message);
+        if (offer.isEmpty()) {
+            // As after a wake-up for everyone: the first waiter's attempt takes a lock offered to
+            // this process all the same; with nobody waiting, the releaser's watch passes it on.
+            desk.unreadableOffer(keys, message);
+            seat.askAgain();
+            return Heard.UNREADABLE;
         }
-        seat.heard(token, number);
+        seat.heard(offer.get().token(), offer.get().number());
         if (!anyoneWaits) {
             decline();
-            return false;
+            return Heard.PASSED_ON;
         }
-        return true;
+        return Heard.TAKE;
     }
 
     private void decline() {

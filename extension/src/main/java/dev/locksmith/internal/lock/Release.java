@@ -20,7 +20,7 @@ import java.util.concurrent.CompletionStage;
  * Redis deployment, where {@link LockTarget#handsOver()}), or releases it in Redis, which offers
  * it to the next process of the lock's ring if one waits ({@link RingRelease}); this process then
  * watches that offer ({@link OfferDesk#watch}). A last release before the hold's minimum hold
- * passed keeps the lock, held by nobody, for the rest of it ({@code keep} in {@code locksmith.lua}).
+ * passed keeps the lock, held by nobody, for the rest of it ({@code keep} in {@code leases.lua}).
  *
  * <p>Once a last release is sent, its hold leaves the watchdog whatever the answer, and after the
  * answer (or its failure) the hold is forgotten here: a release that failed, or whose answer

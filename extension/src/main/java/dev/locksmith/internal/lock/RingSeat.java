@@ -2,7 +2,7 @@ package dev.locksmith.internal.lock;
 
 /**
  * What this process knows of its place in the ring of processes waiting for one reentrant lock
- * (see {@code release} in {@code locksmith.lua}): whether it is in the ring, the offer it heard
+ * (see {@code release} in {@code exclusive.lua}): whether it is in the ring, the offer it heard
  * and has not taken yet, and the offer its own last release made, which it watches until it
  * was taken. Not thread-safe: {@link LocalContention} guards it with its mutex.
  */

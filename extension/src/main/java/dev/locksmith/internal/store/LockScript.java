@@ -6,12 +6,11 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * The Lua scripts behind the lock operations: one per operation, each cut from
- * {@code locksmith.lua} with the helpers it uses ({@link LockScriptSource}).
+ * The Lua scripts behind the lock operations: one per operation, each cut from the library's Lua
+ * files ({@code common.lua}, then one per concern) with the helpers it uses ({@link LockScriptSource}).
  */
 public final class LockScript {
-    private static final Map<String, LuaScript> OPERATIONS = LockScriptSource.operations("locksmith.lua",
-            LuaScript.source("locksmith"));
+    private static final Map<String, LuaScript> OPERATIONS = LockScriptSource.library();
 
     private LockScript() {
     }
@@ -39,12 +38,12 @@ public final class LockScript {
     /**
      * @param operation the operation, such as {@code acquire}
      * @return its script
-     * @throws IllegalArgumentException if {@code locksmith.lua} has no such operation
+     * @throws IllegalArgumentException if no Lua file of the library has such an operation
      */
     public static LuaScript script(String operation) {
         LuaScript script = OPERATIONS.get(operation);
         if (script == null) {
-            throw new IllegalArgumentException("locksmith.lua has no operation '" + operation + "'; it has "
+            throw new IllegalArgumentException("The Lua files have no operation '" + operation + "'; they have "
                     + new TreeSet<>(OPERATIONS.keySet()));
         }
         return script;

@@ -11,8 +11,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Cuts the Lua source of every lock operation into its top-level definitions, and makes of each
- * operation a script of its own holding the helpers it uses and nothing else.
+ * Cuts the Lua sources of the lock operations into their top-level definitions, and makes of each
+ * operation a script of its own holding the helpers it uses and nothing else. The sources are
+ * {@link #FILES}, split by concern and read in that order: a helper may use the helpers defined
+ * above it, in its own file or an earlier one, and a name is defined once across them all.
  *
  * <p>Redis runs a script's whole top level on every call: one script holding every operation
  * rebuilt every helper and every operation on each call, about 2.7 µs of Redis time per call
@@ -31,25 +33,69 @@ final class LockScriptSource {
             "^(?:function ops\\.([a-z]+)\\(|ops\\.([a-z]+) = function|ops\\['([a-z-]+)'] = function)");
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
+    /**
+     * The library's Lua files, without {@code .lua}, in the order they are read: the shared helpers
+     * first, then one file per concern.
+     */
+    static final List<String> FILES = List.of("common", "exclusive", "fair", "read-write", "leases", "administration");
+
     private LockScriptSource() {
     }
 
     /**
-     * @param file   names the source in messages, such as {@code locksmith.lua}
-     * @param source the Lua source
-     * @return one script per operation, by operation name
-     * @throws IllegalStateException if the source has code at column 0 that is no definition
+     * @return one script per operation of the library's {@link #FILES}, by operation name
      */
-    static Map<String, LuaScript> operations(String file, String source) {
+    static Map<String, LuaScript> library() {
+        Map<String, String> sources = new LinkedHashMap<>();
+        for (String file : FILES) {
+            sources.put(file + ".lua", LuaScript.source(file));
+        }
+        return operations(sources);
+    }
+
+    /**
+     * @param sources each Lua source by the file name that names it in messages, such as
+     *                {@code exclusive.lua}, in the order they are read
+     * @return one script per operation, by operation name
+     * @throws IllegalStateException if a source has code at column 0 that is no definition, a name is
+     *                               defined twice, or a helper uses one defined after it
+     */
+    static Map<String, LuaScript> operations(Map<String, String> sources) {
         List<Definition> helpers = new ArrayList<>();
-        Map<String, String> operations = new LinkedHashMap<>();
-        cut(file, source, helpers, operations);
+        Map<String, Operation> operations = new LinkedHashMap<>();
+        sources.forEach((file, source) -> cut(file, source, helpers, operations));
+        requireEarlierHelpers(helpers);
         Map<String, LuaScript> scripts = new LinkedHashMap<>();
-        operations.forEach((name, text) -> scripts.put(name, LuaScript.of(file + " " + name, compose(helpers, name, text))));
+        operations.forEach((name, operation) -> scripts.put(name,
+                LuaScript.of(operation.file() + " " + name, compose(helpers, name, operation.text()))));
         return Map.copyOf(scripts);
     }
 
-    private static void cut(String file, String source, List<Definition> helpers, Map<String, String> operations) {
+    /**
+     * @param file   names the source in messages, such as {@code common.lua}
+     * @param source the Lua source
+     * @return one script per operation, by operation name
+     * @throws IllegalStateException as {@link #operations(Map)}
+     */
+    static Map<String, LuaScript> operations(String file, String source) {
+        return operations(Map.of(file, source));
+    }
+
+    /** A local helper is resolved where it is defined: one used above its definition would be nil there. */
+    private static void requireEarlierHelpers(List<Definition> helpers) {
+        for (int i = 0; i < helpers.size(); i++) {
+            Set<String> used = identifiers(helpers.get(i).text());
+            for (Definition later : helpers.subList(i + 1, helpers.size())) {
+                if (used.contains(later.name())) {
+                    throw new IllegalStateException(helpers.get(i).file() + ": helper " + helpers.get(i).name()
+                            + " uses " + later.name() + ", which " + later.file() + " defines after it; move "
+                            + later.name() + " above it, or into an earlier file");
+                }
+            }
+        }
+    }
+
+    private static void cut(String file, String source, List<Definition> helpers, Map<String, Operation> operations) {
         List<String> comment = new ArrayList<>();
         StringBuilder current = null;
         String name = null;
@@ -77,7 +123,7 @@ final class LockScriptSource {
                 throw new IllegalStateException(file + " line " + number + " is neither a definition at column 0 nor"
                         + " inside one: " + line);
             }
-            finish(name, operation, current, helpers, operations);
+            finish(file, name, operation, current, helpers, operations);
             operation = isOperation;
             name = isOperation ? firstGroup(op) : helper.group(1);
             current = new StringBuilder();
@@ -87,18 +133,25 @@ final class LockScriptSource {
             current.append(line).append('\n');
             comment.clear();
         }
-        finish(name, operation, current, helpers, operations);
+        finish(file, name, operation, current, helpers, operations);
     }
 
-    private static void finish(String name, boolean operation, StringBuilder text, List<Definition> helpers,
-                               Map<String, String> operations) {
+    private static void finish(String file, String name, boolean operation, StringBuilder text,
+                               List<Definition> helpers, Map<String, Operation> operations) {
         if (name == null) {
             return;
         }
+        String definedBefore = operations.containsKey(name) ? operations.get(name).file()
+                : helpers.stream().filter(helper -> helper.name().equals(name)).map(Definition::file).findFirst()
+                .orElse(null);
+        if (definedBefore != null) {
+            throw new IllegalStateException(file + " defines " + name + ", which " + definedBefore
+                    + " defines already; give one of them another name");
+        }
         if (operation) {
-            operations.put(name, text.toString());
+            operations.put(name, new Operation(file, text.toString()));
         } else {
-            helpers.add(new Definition(name, text.toString()));
+            helpers.add(new Definition(file, name, text.toString()));
         }
     }
 
@@ -147,6 +200,9 @@ final class LockScriptSource {
         return names;
     }
 
-    private record Definition(String name, String text) {
+    private record Definition(String file, String name, String text) {
+    }
+
+    private record Operation(String file, String text) {
     }
 }

@@ -25,13 +25,14 @@ import org.junit.jupiter.api.Test;
  */
 class OfferClaimTest {
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
-    private static final String OFFER = "o41.0";
+    private static final String OFFER = new OfferMessage(41, 0).text();
 
     private final ExecutorService waiterThread = Executors.newSingleThreadExecutor();
     private final LinkedBlockingQueue<CompletableFuture<List<Long>>> attempts = new LinkedBlockingQueue<>();
     private final ManagerState state = new ManagerState();
+    private final OfferDesk desk = new OfferDesk(null, null, 1_000, 30_000);
     private final LocalContention contention = new LocalContention(LockKeys.of("locksmith", "offered"), state,
-            5 * SECOND, System::nanoTime, new OfferDesk(null, null, 1_000, 30_000), "manager-a");
+            5 * SECOND, System::nanoTime, desk, "manager-a");
 
     @AfterEach
     void stop() {
@@ -51,6 +52,24 @@ class OfferClaimTest {
         assertThat(waiter.turn()).isEqualTo(LocalContention.Turn.HANDED);
         assertThat(me.token()).as("the fencing token Redis answered").isEqualTo(42L);
         assertThat(contention.ring().awaitsOffer()).as("the offer is taken").isFalse();
+    }
+
+    /**
+     * An offer in a format this version does not read (an older version's {@code o<token>.<number>})
+     * is a plain wake-up: no attempt is sent for the waiter, which wakes to ask Redis itself, and the
+     * offer is counted.
+     */
+    @Test
+    void anOfferOfAnotherFormatWakesTheFirstWaiterToAskAndIsCounted() throws Exception {
+        HandOver me = contention.join("manager-a:1", 30_000, "worker", this::attempt);
+        Sleeper waiter = sleepUntilWoken(me, 60 * SECOND, Waiting.uninterruptible());
+
+        contention.wake("o41.0");
+
+        assertThat(waiter.turn()).as("woken to ask Redis, whose attempt takes a lock offered here")
+                .isEqualTo(LocalContention.Turn.ASK);
+        assertThat(attempts).as("no attempt sent on the waiter's behalf").isEmpty();
+        assertThat(desk.unreadableOffers()).isOne();
     }
 
     @Test
@@ -117,7 +136,7 @@ class OfferClaimTest {
         long before = System.nanoTime();
         Sleeper second = sleepUntilWoken(me, 60 * SECOND, Waiting.uninterruptible());
 
-        contention.wake("o41.1");
+        contention.wake(new OfferMessage(41, 1).text());
         sentAttempt().completeExceptionally(new IllegalStateException("no answer"));
 
         assertThat(second.turn()).isEqualTo(LocalContention.Turn.ASK);

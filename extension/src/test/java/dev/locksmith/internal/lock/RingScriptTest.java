@@ -82,7 +82,7 @@ class RingScriptTest {
         assertThat(scripts.release(keys, FIRST, "1", OFFER_AND_STAY)).as("offered").isOne();
         long after = System.currentTimeMillis();
 
-        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("second-process: o" + token + ".0");
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("second-process: " + new OfferMessage(token, 0).text());
         assertThat(value()).as("reserved for the second process, since the release; the releaser joined the ring's end")
                 .matches("rsecond-process:\\|" + token + "\\|0\\|\\d+\\|,third-process:,first-process:,\\|");
         assertThat(offeredAt()).as("when the offer was made, by the releasing process's clock").isBetween(before, after);
@@ -105,7 +105,7 @@ class RingScriptTest {
 
         assertThat(scripts.release(keys, FIRST, "1", OFFER)).isOne();
 
-        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("third-process: o" + token + ".0");
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("third-process: " + new OfferMessage(token, 0).text());
         assertThat(value()).matches("rthird-process:\\|" + token + "\\|0\\|\\d+\\|\\|");
         assertThat(acquire(THIRD, true).get(0)).isOne();
         assertThat(scripts.release(keys, THIRD, "1", OFFER)).as("nobody waits: a plain release").isZero();
@@ -138,7 +138,7 @@ class RingScriptTest {
         long before = System.currentTimeMillis();
         assertThat(scripts.passOffer(keys, offered, "0", "")).as("passed on: offer 1").isOne();
         long after = System.currentTimeMillis();
-        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("third-process: o" + token + ".1");
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("third-process: " + new OfferMessage(token, 1).text());
         assertThat(value()).startsWith("rthird-process:|" + token + "|1|");
         assertThat(offeredAt()).as("when it was passed on, by the passing process's clock").isBetween(before, after);
         assertThat(scripts.passOffer(keys, offered, "0", "")).as("offer 0 was passed already").isOne();
@@ -156,7 +156,7 @@ class RingScriptTest {
         long token = acquire(FIRST, true).get(1);
         acquire(SECOND, true);
         scripts.release(keys, FIRST, "1", OFFER);
-        assertThat(heard.poll(5, TimeUnit.SECONDS)).endsWith(" o" + token + ".0");
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).endsWith(" " + new OfferMessage(token, 0).text());
 
         assertThat(scripts.passOffer(keys, Long.toString(token), "0", "second-process:")).as("declined").isEqualTo(-1L);
 
@@ -171,9 +171,9 @@ class RingScriptTest {
         acquire(SECOND, true);
         acquire(THIRD, true);
         scripts.release(keys, FIRST, "1", OFFER);
-        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("second-process: o" + token + ".0");
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("second-process: " + new OfferMessage(token, 0).text());
         assertThat(scripts.passOffer(keys, Long.toString(token), "0", "")).as("passed on to the third").isOne();
-        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("third-process: o" + token + ".1");
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("third-process: " + new OfferMessage(token, 1).text());
 
         assertThat(scripts.withdrawOffer(keys, Long.toString(token))).as("withdrawn").isEqualTo(-1L);
 
@@ -247,8 +247,8 @@ class RingScriptTest {
                 assertThat(offer.since().toEpochMilli()).isBetween(before, after);
             });
         }
-        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("third-process: o5.1");
-        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("third-process: o5.1");
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("third-process: " + new OfferMessage(5, 1).text());
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("third-process: " + new OfferMessage(5, 1).text());
     }
 
     /**

@@ -2,7 +2,6 @@ package dev.locksmith.internal.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.locksmith.internal.redis.LuaScript;
 import dev.locksmith.testing.RedisServerExtension;
 import dev.locksmith.testing.RespClient;
 import java.util.List;
@@ -23,7 +22,7 @@ class JobRecordScriptTest {
     private static final String LATER = "3000|5|completed|9||main|interest:b|3000|pid 2 on b";
 
     private static Object record(String run) {
-        String body = LockScriptSource.operations("locksmith.lua", LuaScript.source("locksmith")).get("last-run").body();
+        String body = LockScriptSource.library().get("last-run").body();
         return RespClient.call(redis.node().port(), "EVAL", body, "2", LAST_RUN, RUNS, run, "86400000", "10");
     }
 

@@ -5,16 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.locksmith.internal.redis.LuaScript;
 import dev.locksmith.testing.LocalRedisServer;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each operation's script is cut from {@code locksmith.lua} with exactly the helpers it reaches,
+ * Each operation's script is cut from the library's Lua files with exactly the helpers it reaches,
  * and Redis compiles every one of them.
  */
 class LockScriptSourceTest {
-    private static final Map<String, LuaScript> OPERATIONS = LockScriptSource.operations("locksmith.lua",
-            LuaScript.source("locksmith"));
+    private static final Map<String, LuaScript> OPERATIONS = LockScriptSource.library();
 
     @Test
     void everyOperationOfTheSourceBecomesAScriptRedisCompiles() {
@@ -84,6 +84,48 @@ class LockScriptSourceTest {
                 end
                 return ops['answer']()
                 """);
+    }
+
+    @Test
+    void everyFileOfTheLibraryIsReadAndNamesItsOperations() {
+        assertThat(OPERATIONS.get("acquire").name()).isEqualTo("exclusive.lua acquire");
+        assertThat(OPERATIONS.get("fair-acquire").name()).isEqualTo("fair.lua fair-acquire");
+        assertThat(OPERATIONS.get("acquire-write").name()).isEqualTo("read-write.lua acquire-write");
+        assertThat(OPERATIONS.get("renew").name()).isEqualTo("leases.lua renew");
+        assertThat(OPERATIONS.get("inspect").name()).isEqualTo("administration.lua inspect");
+        assertThat(OPERATIONS.get("acquire").body()).contains("local function next_token"); // from common.lua
+    }
+
+    @Test
+    void aHelperThatUsesOneDefinedInALaterFileIsRefused() {
+        Map<String, String> sources = new LinkedHashMap<>();
+        sources.put("first.lua", """
+                local function outer()
+                    return inner()
+                end
+                """);
+        sources.put("second.lua", """
+                local function inner()
+                    return 1
+                end
+
+                ops.answer = function()
+                    return outer()
+                end
+                """);
+
+        assertThatThrownBy(() -> LockScriptSource.operations(sources)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("first.lua: helper outer uses inner, which second.lua defines after it");
+    }
+
+    @Test
+    void aNameDefinedInTwoFilesIsRefused() {
+        Map<String, String> sources = new LinkedHashMap<>();
+        sources.put("first.lua", "ops.answer = function()\n    return 1\nend\n");
+        sources.put("second.lua", "ops.answer = function()\n    return 2\nend\n");
+
+        assertThatThrownBy(() -> LockScriptSource.operations(sources)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("second.lua defines answer, which first.lua defines already");
     }
 
     @Test

@@ -11,8 +11,7 @@ import java.util.stream.Collectors;
  * texts, to load them into a server before a test counts commands.
  */
 public final class ScriptLabels {
-    private static final Map<String, LuaScript> OPERATIONS = LockScriptSource.operations("locksmith.lua",
-            LuaScript.source("locksmith"));
+    private static final Map<String, LuaScript> OPERATIONS = LockScriptSource.library();
 
     private ScriptLabels() {
     }
