@@ -1,6 +1,7 @@
 package dev.locksmith.internal.lock;
 
 import dev.locksmith.internal.lease.HoldKeys;
+import dev.locksmith.internal.store.LockStore;
 
 /**
  * The Redis keys and channel of one lock. All begin with {@code prefix{name}}, so in a cluster
@@ -98,6 +99,13 @@ public record LockKeys(String lock, String fence, String channel, String latchPr
     }
 
     /**
+     * @return whether releases are announced on the lock's own shard ({@code spublish}, a cluster)
+     */
+    public boolean sharded() {
+        return LockStore.SHARDED_PUBLISH.equals(publish);
+    }
+
+    /**
      * @param command {@code publish} or {@code spublish}
      * @return the same keys, announcing releases with that command
      */
@@ -107,6 +115,6 @@ public record LockKeys(String lock, String fence, String channel, String latchPr
 
     private static LockKeys at(String base, String fence) {
         return new LockKeys(base, fence, base + ":released", base + ":unlock:", base + ":queue", base + ":waits:",
-                "publish");
+                LockStore.PUBLISH);
     }
 }

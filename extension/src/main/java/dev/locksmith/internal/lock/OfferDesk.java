@@ -167,7 +167,7 @@ final class OfferDesk {
      * @return completes when Redis answered
      */
     CompletionStage<Long> reap(LockKeys keys) {
-        return store.update(passOn(keys, "", "", "", keys.publish().equals("spublish") ? "shardnumsub" : "numsub"), -1);
+        return store.update(passOn(keys, "", "", "", keys.sharded() ? "shardnumsub" : "numsub"), -1);
     }
 
     private void check(LockKeys keys, LocalContention releaser, long token, long number) {

@@ -44,7 +44,7 @@ final class LockInspection {
      */
     LockInfo describe(String name) {
         LockKeys keys = LockKeys.of(keyPrefix, name);
-        boolean sharded = store.publishCommand().equals("spublish");
+        boolean sharded = store.sharded();
         List<String> lines = replies.await(store.askEveryNode(LockScript.list("inspect",
                 new String[] {keys.lock(), keys.readWrite().lock(), keys.queue(), keys.lastRun()}, keys.channel(),
                 sharded ? "sharded" : "", keys.readWrite().channel())), "Describing lock '" + name + "'");

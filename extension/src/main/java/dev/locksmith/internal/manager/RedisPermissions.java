@@ -28,7 +28,7 @@ final class RedisPermissions {
         List<String> refused = replies.await(store.askEveryNode(LockScript.list("access",
                 new String[] {keys.lock(), keys.fence(), readWrite.lock(), keys.queue(), keys.placePrefix() + "owner",
                         keys.latch("owner"), keys.recentRuns()},
-                keys.channel(), store.publishCommand().equals("spublish") ? "sharded" : "", waitsForReplicas ? "1" : "")),
+                keys.channel(), store.sharded() ? "sharded" : "", waitsForReplicas ? "1" : "")),
                 "Checking the Redis user's permissions");
         if (!refused.isEmpty()) {
             throw new LockException("The Redis user of " + store.description() + " may not run commands Locksmith"

@@ -17,6 +17,11 @@ import java.util.concurrent.CompletionStage;
  */
 public interface LockStore extends AutoCloseable {
 
+    /** The command that announces a release to every node's subscribers. */
+    String PUBLISH = "publish";
+    /** The command that announces a release on the lock's own shard, in a cluster. */
+    String SHARDED_PUBLISH = "spublish";
+
     /**
      * Connects to where the locks live.
      *
@@ -131,10 +136,18 @@ public interface LockStore extends AutoCloseable {
     CompletionStage<Void> ping();
 
     /**
-     * @return the command scripts announce releases with: {@code spublish} where releases travel
-     *         on the lock's own shard (a cluster), {@code publish} elsewhere
+     * @return whether the locks live on shards (a cluster), so that releases travel on each lock's
+     *         own shard ({@code SPUBLISH}, {@code SSUBSCRIBE}) instead of on every node
      */
-    String publishCommand();
+    boolean sharded();
+
+    /**
+     * @return the command scripts announce releases with: {@code spublish} where the store is
+     *         {@link #sharded()}, {@code publish} elsewhere
+     */
+    default String publishCommand() {
+        return sharded() ? SHARDED_PUBLISH : PUBLISH;
+    }
 
     /**
      * @return the pub/sub channels on which releases arrive

@@ -330,8 +330,8 @@ final class RedLockStore implements LockStore {
     }
 
     @Override
-    public String publishCommand() {
-        return "publish";
+    public boolean sharded() {
+        return false; // independent masters, each a whole server
     }
 
     @Override

@@ -90,8 +90,8 @@ final class SingleNodeStore implements LockStore {
     }
 
     @Override
-    public String publishCommand() {
-        return endpoint.shardedPubSub() ? "spublish" : "publish";
+    public boolean sharded() {
+        return endpoint.shardedPubSub();
     }
 
     @Override
