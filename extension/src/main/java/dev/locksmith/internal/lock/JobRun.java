@@ -1,6 +1,7 @@
 package dev.locksmith.internal.lock;
 
 import dev.locksmith.LastRun;
+import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -18,30 +19,11 @@ public record JobRun(String job, Instant slot, long startedMillis, long tookMill
     public static final int RECENT_RUNS = dev.locksmith.JobInfo.RECENT_RUNS;
 
     /**
-     * @return the record as the script stores it:
-     *         {@code <started ms>|<took ms>|<outcome>|<fencing token>|<error class or empty>|<thread>|<lock>|<slot ms or empty>|<process>};
-     *         the thread's and lock's {@code |} and {@code %} are escaped, the process comes last
+     * @return the record as the script stores it ({@link RunRecordFormat})
      */
     String record(long fencingToken, String lockName, String thread, String process) {
-        return startedMillis + "|" + tookMillis + "|" + (failure == null ? LastRun.COMPLETED : LastRun.FAILED)
-                + "|" + fencingToken + "|" + (failure == null ? "" : failure.getClass().getName())
-                + "|" + escape(thread) + "|" + escape(lockName) + "|" + (slot == null ? "" : slot.toEpochMilli())
-                + "|" + process;
-    }
-
-    /**
-     * @param text a thread or lock name
-     * @return it without {@code |}, as {@link #unescape} reads it back
-     */
-    static String escape(String text) {
-        return text.replace("%", "%25").replace("|", "%7C");
-    }
-
-    /**
-     * @param text an escaped field
-     * @return the field as it was before {@link #escape}
-     */
-    public static String unescape(String text) {
-        return text.replace("%7C", "|").replace("%25", "%");
+        return RunRecordFormat.write(new LastRun(Instant.ofEpochMilli(startedMillis), Duration.ofMillis(tookMillis),
+                failure == null ? LastRun.COMPLETED : LastRun.FAILED,
+                failure == null ? null : failure.getClass().getName(), process, thread, fencingToken, lockName, slot));
     }
 }

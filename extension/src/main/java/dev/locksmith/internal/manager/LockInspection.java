@@ -5,13 +5,11 @@ import dev.locksmith.LastRun;
 import dev.locksmith.LockHolder;
 import dev.locksmith.LockInfo;
 import dev.locksmith.LockOffer;
-import dev.locksmith.internal.lock.JobRun;
+import dev.locksmith.internal.lock.RunRecordFormat;
 import dev.locksmith.internal.lock.LockKeys;
 import dev.locksmith.internal.store.LockScript;
 import dev.locksmith.internal.store.LockStore;
 import dev.locksmith.internal.store.RedisReplies;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -61,7 +59,7 @@ final class LockInspection {
                 continue;
             }
             if (text.startsWith(LAST_RUN)) {
-                LastRun run = lastRun(text.substring(LAST_RUN.length()));
+                LastRun run = RunRecordFormat.read(text.substring(LAST_RUN.length()));
                 if (lastRun == null || run.started().isAfter(lastRun.started())) {
                     lastRun = run; // with RedLock, the latest any master remembers
                 }
@@ -105,7 +103,7 @@ final class LockInspection {
         // With RedLock every master answers; a run that several remember counts once.
         Map<String, LastRun> runs = new LinkedHashMap<>();
         for (String record : records) {
-            runs.putIfAbsent(record, lastRun(record));
+            runs.putIfAbsent(record, RunRecordFormat.read(record));
         }
         List<LastRun> recent = runs.values().stream()
                 .sorted(Comparator.comparing(LastRun::started).reversed())
@@ -113,22 +111,5 @@ final class LockInspection {
                 .toList();
         Optional<LastRun> last = recent.isEmpty() ? describe(job).lastRun() : Optional.of(recent.get(0));
         return new JobInfo(job, last, recent);
-    }
-
-    /**
-     * @param record {@code <started ms>|<took ms>|<outcome>|<fencing token>|<error>|<thread>|<lock>|<slot ms>|<process>},
-     *               or, from an older version, {@code <started ms>|<took ms>|<outcome>|<fencing token>|<error>|<thread>|<process>}
-     */
-    private static LastRun lastRun(String record) {
-        String[] part = record.split("\\|", 9);
-        Instant started = Instant.ofEpochMilli(Long.parseLong(part[0]));
-        Duration took = Duration.ofMillis(Long.parseLong(part[1]));
-        String error = part[4].isEmpty() ? null : part[4];
-        long token = Long.parseLong(part[3]);
-        if (part.length < 9 || !part[7].matches("\\d*")) {
-            return new LastRun(started, took, part[2], error, record.split("\\|", 7)[6], part[5], token);
-        }
-        return new LastRun(started, took, part[2], error, part[8], JobRun.unescape(part[5]), token,
-                JobRun.unescape(part[6]), part[7].isEmpty() ? null : Instant.ofEpochMilli(Long.parseLong(part[7])));
     }
 }
