@@ -5,6 +5,7 @@ import dev.locksmith.internal.redis.RedisEndpoint;
 import dev.locksmith.internal.redis.RedisResources;
 import dev.locksmith.internal.redis.ReleaseChannels;
 import dev.locksmith.internal.redis.ScriptCall;
+import dev.locksmith.internal.store.redlock.RedLockStore;
 import io.lettuce.core.RedisURI;
 import java.time.Duration;
 import java.util.List;

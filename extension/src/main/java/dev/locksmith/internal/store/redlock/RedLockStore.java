@@ -1,4 +1,4 @@
-package dev.locksmith.internal.store;
+package dev.locksmith.internal.store.redlock;
 
 import dev.locksmith.LockException;
 import dev.locksmith.RedisMode;
@@ -9,6 +9,8 @@ import dev.locksmith.internal.redis.RedisUris;
 import dev.locksmith.internal.redis.ReleaseChannels;
 import dev.locksmith.internal.redis.ScriptCall;
 import dev.locksmith.internal.redis.ScriptRunner;
+import dev.locksmith.internal.store.LockScript;
+import dev.locksmith.internal.store.LockStore;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisURI;
 import java.lang.System.Logger;
@@ -43,7 +45,7 @@ import java.util.function.Supplier;
  * <p>It starts with a majority of masters reachable; the others are connected in the background
  * as they come up, and take part from then on.
  */
-final class RedLockStore implements LockStore {
+public final class RedLockStore implements LockStore {
     /** Drift allowed between the masters' clocks: 1% of the lease plus 2 ms, as the RedLock description suggests. */
     static final double CLOCK_DRIFT_FACTOR = 0.01;
     private static final long CLOCK_DRIFT_FLOOR_MILLIS = 2;
@@ -75,7 +77,7 @@ final class RedLockStore implements LockStore {
      *
      * @throws LockException naming every master that could not be reached, when fewer than a majority could
      */
-    static RedLockStore connect(RedisResources resources, List<RedisURI> uris, Duration commandTimeout, Duration lease) {
+    public static RedLockStore connect(RedisResources resources, List<RedisURI> uris, Duration commandTimeout, Duration lease) {
         String description = RedisMode.REDLOCK + " " + RedisUris.redacted(uris);
         List<Master> masters = new ArrayList<>();
         List<LockException> failures = new ArrayList<>();

@@ -1,4 +1,4 @@
-package dev.locksmith.internal.store;
+package dev.locksmith.internal.store.redlock;
 
 import dev.locksmith.LockException;
 import dev.locksmith.internal.redis.RedisResources;
