@@ -8,6 +8,7 @@ import dev.locksmith.LockException;
 import dev.locksmith.JobInfo;
 import dev.locksmith.LockInfo;
 import dev.locksmith.LockManager;
+import dev.locksmith.RedisMode;
 import dev.locksmith.WhenHeld;
 import dev.locksmith.internal.classpath.OptionalApi;
 import dev.locksmith.internal.config.LockSettings;
@@ -23,6 +24,7 @@ import dev.locksmith.internal.observe.LockObserver;
 import dev.locksmith.internal.redis.RedisResources;
 import dev.locksmith.internal.store.LockStore;
 import dev.locksmith.internal.store.RedisReplies;
+import dev.locksmith.internal.store.redlock.RedLockStore;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -93,8 +95,9 @@ public final class DefaultLockManager implements LockManager {
         ScheduledExecutorService privateScheduler = null;
         LeaseKeeper leases = null;
         try {
-            store = LockStore.connect(resources, settings.mode(), settings.uris(), settings.commandTimeout(),
-                    settings.lease());
+            store = settings.mode() == RedisMode.REDLOCK
+                    ? RedLockStore.connect(resources, settings.uris(), settings.commandTimeout(), settings.lease())
+                    : LockStore.connectDeployment(resources, settings.mode(), settings.uris(), settings.commandTimeout());
             RedisReplies replies = new RedisReplies(settings.commandTimeout(), observer);
             RedisPermissions.check(store, replies, settings.keyPrefix(), settings.syncReplicas() > 0);
             ScheduledExecutorService scheduler = settings.watchdogScheduler();

@@ -5,7 +5,6 @@ import dev.locksmith.internal.redis.RedisEndpoint;
 import dev.locksmith.internal.redis.RedisResources;
 import dev.locksmith.internal.redis.ReleaseChannels;
 import dev.locksmith.internal.redis.ScriptCall;
-import dev.locksmith.internal.store.redlock.RedLockStore;
 import io.lettuce.core.RedisURI;
 import java.time.Duration;
 import java.util.List;
@@ -24,22 +23,23 @@ public interface LockStore extends AutoCloseable {
     String SHARDED_PUBLISH = "spublish";
 
     /**
-     * Connects to where the locks live.
+     * Connects to one Redis deployment: a master, Sentinel or a cluster. RedLock's independent
+     * masters are {@code redlock.RedLockStore}'s.
      *
      * @param resources      the manager's threads, shared by every connection
-     * @param mode           how to reach Redis
+     * @param mode           how to reach Redis: not {@link RedisMode#REDLOCK}
      * @param uris           the configured URIs
      * @param commandTimeout how long one command may take
-     * @param lease          the watchdog lease, which bounds RedLock's per-master timeout
      * @return the connected store
-     * @throws dev.locksmith.LockException if Redis cannot be reached (for RedLock: if fewer than
-     *                                     a majority of the masters can)
+     * @throws dev.locksmith.LockException if Redis cannot be reached
+     * @throws IllegalArgumentException    for {@link RedisMode#REDLOCK}
      */
-    static LockStore connect(RedisResources resources, RedisMode mode, List<RedisURI> uris, Duration commandTimeout,
-                             Duration lease) {
-        return mode == RedisMode.REDLOCK
-                ? RedLockStore.connect(resources, uris, commandTimeout, lease)
-                : new SingleNodeStore(RedisEndpoint.connect(resources, mode, uris, commandTimeout));
+    static LockStore connectDeployment(RedisResources resources, RedisMode mode, List<RedisURI> uris,
+                                       Duration commandTimeout) {
+        if (mode == RedisMode.REDLOCK) {
+            throw new IllegalArgumentException("RedLock's masters are no one deployment; connect them with RedLockStore");
+        }
+        return new SingleNodeStore(RedisEndpoint.connect(resources, mode, uris, commandTimeout));
     }
 
     /**

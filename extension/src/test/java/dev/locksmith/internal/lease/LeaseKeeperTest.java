@@ -51,8 +51,8 @@ class LeaseKeeperTest {
         server = LocalRedisServer.start();
         proxy = StallingProxy.inFrontOf(server);
         resources = RedisResources.create(null);
-        store = LockStore.connect(resources, RedisMode.STANDALONE, List.of(RedisURI.create(proxy.uri())),
-                Duration.ofMillis(200), LEASE);
+        store = LockStore.connectDeployment(resources, RedisMode.STANDALONE, List.of(RedisURI.create(proxy.uri())),
+                Duration.ofMillis(200));
         leases = new LeaseKeeper(store, new RedisReplies(Duration.ofMillis(200), LockObserver.NONE), ticks, clock::get,
                 LEASE, LockObserver.NONE);
     }
