@@ -2,6 +2,12 @@
 -- counter raised by hand, a job's last run and recent runs, the permission check, a manager's
 -- description, and the inspection of a lock.
 
+-- The one reader of a job's run record in Lua (RunRecordFormat writes and reads it in Java): when
+-- the run started, epoch ms, the record's first field.
+local function run_started(record)
+    return tonumber(string.match(record, '^(%d+)'))
+end
+
 -- last-run: remembers how the latest run of a job ended, for describe, and keeps it in the job's
 -- short list of recent runs, newest first. One string and one list per job name (the lock's own,
 -- or a job named apart from its per-slot locks), overwritten or trimmed by every run, and
@@ -14,9 +20,9 @@
 -- ARGV[2] their lifetime ms, ARGV[3] how many recent runs to keep
 -- returns 1
 ops['last-run'] = function()
-    local started = tonumber(string.match(ARGV[1], '^(%d+)'))
+    local started = run_started(ARGV[1])
     local latest = redis.call('get', KEYS[1])
-    if not latest or (tonumber(string.match(latest, '^(%d+)')) or 0) <= started then
+    if not latest or (run_started(latest) or 0) <= started then
         redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[2])
     end
     local recent = redis.call('lrange', KEYS[2], 0, -1)
@@ -160,7 +166,7 @@ ops.inspect = function()
     for i = 1, #raw, 2 do
         local kind, who = string.sub(raw[i], 1, 2), string.sub(raw[i], 3)
         if (kind == 'r:' or kind == 'w:') and (expiry[who] or 0) > now then
-            local token, since, thread = string.match(raw[i + 1], '^(%d+)|?(%d*)|?(.*)$')
+            local token, since, thread = rw_hold_fields(raw[i + 1])
             table.insert(lines, table.concat({'holder', kind == 'r:' and 'read' or 'write', who, token, 0, since,
                 expiry[who] - now, thread}, '|'))
         elseif kind == 'q:' and tonumber(raw[i + 1]) > now then

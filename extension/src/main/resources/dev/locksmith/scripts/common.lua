@@ -103,6 +103,15 @@ local function ask_to_be_woken(lock, current, owner, fair_waiter)
     end
 end
 
+-- The one reader of a release latch (<request>|<answer>, see answered_before): the answer the
+-- given request got, or nil when the latch is missing or holds another request's.
+local function latch_answer(latch_value, request)
+    if latch_value and string.sub(latch_value, 1, #request + 1) == request .. '|' then
+        return tonumber(string.sub(latch_value, #request + 2))
+    end
+    return nil
+end
+
 -- A retried request's answer, kept for the client's command timeout: a release resent after a
 -- lost reply answers what the first one did instead of taking effect twice. One latch per owner
 -- and lock, holding <request>|<answer> of the owner's latest release: an owner (one thread) sends
@@ -112,11 +121,11 @@ end
 -- returns the answer the same request got before, or nil
 local function answered_before(latch, request, answer, lifetime)
     local earlier = redis.call('set', latch, request .. '|' .. answer, 'px', lifetime, 'get')
-    if earlier and string.sub(earlier, 1, #request + 1) == request .. '|' then
+    local before = latch_answer(earlier, request)
+    if before then
         redis.call('set', latch, earlier, 'px', lifetime)
-        return tonumber(string.sub(earlier, #request + 2))
     end
-    return nil
+    return before
 end
 
 local function wake(publish, channel, message)

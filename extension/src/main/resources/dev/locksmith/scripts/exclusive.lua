@@ -209,11 +209,7 @@ ops['hand-over'] = function()
     local current = redis.call('get', KEYS[1])
     if not owned_by(current, ARGV[1]) then
         -- A resent request (the reply to the first was lost) gets the first one's answer.
-        local earlier = redis.call('get', KEYS[3])
-        if earlier and string.sub(earlier, 1, #ARGV[8] + 1) == ARGV[8] .. '|' then
-            return tonumber(string.sub(earlier, #ARGV[8] + 2))
-        end
-        return -1
+        return latch_answer(redis.call('get', KEYS[3]), ARGV[8]) or -1
     end
     local token = next_token(KEYS[2], ARGV[6])
     local mark, _, _, _, _, ring = exclusive_fields(current)

@@ -9,10 +9,26 @@
 -- (absent in an offer made by an older version). The hash lives as long
 -- as its latest expiry.
 
+-- The one reader of a read or write hold's value (r:<owner>, w:<owner>, see above): fencing token,
+-- since ms and thread name; since ms and thread name are '' in a value an older version wrote.
+local function rw_hold_fields(value)
+    return string.match(value, '^(%d+)|?(%d*)|?(.*)$')
+end
+
+-- The one writer of a read or write hold's value (see rw_hold_fields).
+local function rw_hold_value(token, since, thread)
+    return string.format('%d', token) .. '|' .. since .. '|' .. thread
+end
+
 -- The one reader of a write offer (the read/write hash's x, see above): manager offered to, offer
 -- token, offer number and offered ms ('' when an older version made it); nil for '' (taken).
 local function write_offer_fields(value)
     return string.match(value, '^([^|]*)|(%d+)|(%d+)|?(%d*)$')
+end
+
+-- The one writer of a write offer (see write_offer_fields); offered is '' when not known.
+local function write_offer_value(manager, token, number, offered)
+    return manager .. '|' .. token .. '|' .. number .. '|' .. offered
 end
 
 -- Removes the waiting-writer marks (q:<owner>) of the given managers' owners from a read/write
@@ -95,7 +111,7 @@ local function rw_grant(hash, field, owner, lease, now, state, waited, takes_off
         redis.call('hdel', hash, 'q:' .. owner)
     end
     local expiry = math.max(now + lease, state.expiry[owner] or 0)
-    local hold = string.format('%d', token) .. '|' .. ARGV[4] .. '|' .. ARGV[5]
+    local hold = rw_hold_value(token, ARGV[4], ARGV[5])
     if takes_offer then
         redis.call('hset', hash, field, hold, 'e:' .. owner, string.format('%d', expiry), 'x', '')
     else
@@ -122,7 +138,7 @@ local function rw_acquire(read)
     local state = rw_state(hash, now)
     if state.fields[field] then
         -- A retried request finds its own grant.
-        return {1, tonumber(string.match(state.fields[field], '^(%d+)'))}
+        return {1, tonumber((rw_hold_fields(state.fields[field])))}
     end
     local waited = state.fields['q:' .. owner] ~= nil
     local manager = manager_of(owner)
@@ -206,7 +222,7 @@ local function rw_release(read)
     local ended = {field}
     if offers then
         local self = manager_of(owner)
-        local token = string.match(state.fields[field], '^(%d+)')
+        local token = rw_hold_fields(state.fields[field])
         local target, rest, gone = offer_to_ring(KEYS[2], ARGV[3], state.ring, offer_message(token, 0), self)
         drop_writer_marks(hash, gone)
         if target and ARGV[6] ~= '' then
@@ -214,7 +230,7 @@ local function rw_release(read)
         end
         local offer_fields = {}
         if target then
-            offer_fields = {'x', target .. '|' .. token .. '|0|' .. (ARGV[7] or '')}
+            offer_fields = {'x', write_offer_value(target, token, 0, ARGV[7] or '')}
             offered = true
         else
             redis.call('set', KEYS[3], ARGV[4] .. '|0', 'px', ARGV[2])
@@ -283,7 +299,7 @@ ops['rw-pass-offer'] = function()
         drop_writer_marks(KEYS[1], gone)
     end
     if taker then
-        redis.call('hset', KEYS[1], 'x', taker .. '|' .. token .. '|' .. next_number .. '|' .. (ARGV[7] or ''))
+        redis.call('hset', KEYS[1], 'x', write_offer_value(taker, token, next_number, ARGV[7] or ''))
     else
         redis.call('hdel', KEYS[1], 'x')
     end
