@@ -4,13 +4,13 @@ import dev.locksmith.LockException;
 import dev.locksmith.LockManager;
 import dev.locksmith.internal.classpath.OptionalApi;
 import dev.locksmith.internal.jta.ReleaseAfterCompletion;
+import dev.locksmith.internal.lock.call.UnlockDeferral;
 import dev.locksmith.internal.manager.ConnectingLockManager;
 import dev.locksmith.internal.manager.DefaultLockManager;
-import dev.locksmith.internal.lock.UnlockDeferral;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.DeploymentException;
-import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.lang.System.Logger;
 import java.time.Duration;
 import java.util.function.Supplier;
 

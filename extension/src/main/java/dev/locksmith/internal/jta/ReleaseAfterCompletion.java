@@ -4,11 +4,11 @@ import dev.locksmith.DistributedLock;
 import dev.locksmith.internal.lease.Hold;
 import dev.locksmith.internal.lease.LeaseKeeper;
 import dev.locksmith.internal.lock.ReleasableByOwner;
-import dev.locksmith.internal.lock.UnlockDeferral;
+import dev.locksmith.internal.lock.call.UnlockDeferral;
 import jakarta.transaction.Status;
 import jakarta.transaction.TransactionSynchronizationRegistry;
-import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.lang.System.Logger;
 import java.util.function.Function;
 
 /**

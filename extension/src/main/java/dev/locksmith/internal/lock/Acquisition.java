@@ -3,9 +3,15 @@ package dev.locksmith.internal.lock;
 import dev.locksmith.LockException;
 import dev.locksmith.internal.lease.Hold;
 import dev.locksmith.internal.lease.HoldCalls;
+import dev.locksmith.internal.lock.kind.AcquireRequest;
+import dev.locksmith.internal.lock.local.Deadline;
+import dev.locksmith.internal.lock.local.HandOver;
+import dev.locksmith.internal.lock.local.LocalContention;
+import dev.locksmith.internal.lock.local.Waiting;
+import dev.locksmith.internal.lock.ring.OfferAttempt;
 import dev.locksmith.internal.redis.ScriptCall;
-import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.lang.System.Logger;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -55,7 +61,7 @@ final class Acquisition {
      * @throws InterruptedException if {@code waiting} is interruptible and the thread was interrupted
      */
     Hold run(Deadline deadline, Waiting waiting) throws InterruptedException {
-        WaitStrategy strategy = lock.kind().waiting();
+        WaitStrategy strategy = WaitStrategy.of(lock.kind().waiting());
         long firstAnswer = NOT_ASKED;
         if (strategy.asksBeforeWaiting() && context.contention().contending(lock.keys().channel()) == null
                 && localHolderLeaseLeftMillis() <= 0) {

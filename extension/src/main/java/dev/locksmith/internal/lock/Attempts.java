@@ -2,9 +2,11 @@ package dev.locksmith.internal.lock;
 
 import dev.locksmith.LockException;
 import dev.locksmith.internal.lease.Hold;
+import dev.locksmith.internal.lock.local.Deadline;
+import dev.locksmith.internal.lock.local.Waiting;
 import dev.locksmith.internal.redis.RedisErrors;
-import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.lang.System.Logger;
 import java.util.function.LongSupplier;
 
 /**

@@ -2,6 +2,8 @@ package dev.locksmith.internal.lock;
 
 import dev.locksmith.internal.config.LockSettings;
 import dev.locksmith.internal.lease.LeaseKeeper;
+import dev.locksmith.internal.lock.local.ContentionRegistry;
+import dev.locksmith.internal.lock.local.ManagerState;
 import dev.locksmith.internal.observe.LockLabels;
 import dev.locksmith.internal.observe.LockObserver;
 import dev.locksmith.internal.store.LockStore;

@@ -1,12 +1,14 @@
 package dev.locksmith.internal.lock;
 
+import dev.locksmith.DistributedLock;
 import dev.locksmith.internal.config.TimeLimits;
+import dev.locksmith.internal.lock.local.Deadline;
+import dev.locksmith.internal.lock.local.Waiting;
 import dev.locksmith.internal.observe.CallContext;
 import dev.locksmith.internal.observe.LockLabel;
 import dev.locksmith.internal.observe.LockLabels;
 import dev.locksmith.internal.observe.LockObserver;
 import dev.locksmith.internal.observe.WaitObservation;
-import dev.locksmith.DistributedLock;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 

@@ -1,5 +1,8 @@
 package dev.locksmith.internal.lock;
 
+import dev.locksmith.internal.lock.kind.LockKeys;
+import dev.locksmith.internal.lock.kind.LockKind;
+import dev.locksmith.internal.lock.kind.LockNames;
 import dev.locksmith.internal.observe.LockLabel;
 
 /**

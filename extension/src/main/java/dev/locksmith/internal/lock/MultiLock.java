@@ -1,10 +1,12 @@
 package dev.locksmith.internal.lock;
 
+import dev.locksmith.DistributedLock;
+import dev.locksmith.internal.lease.Hold;
+import dev.locksmith.internal.lock.local.Deadline;
+import dev.locksmith.internal.lock.local.Waiting;
 import dev.locksmith.internal.observe.CallContext;
 import dev.locksmith.internal.observe.LockLabel;
 import dev.locksmith.internal.observe.LockObserver;
-import dev.locksmith.DistributedLock;
-import dev.locksmith.internal.lease.Hold;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

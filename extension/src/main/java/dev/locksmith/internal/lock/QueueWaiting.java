@@ -1,6 +1,10 @@
 package dev.locksmith.internal.lock;
 
 import dev.locksmith.internal.lease.Hold;
+import dev.locksmith.internal.lock.local.Deadline;
+import dev.locksmith.internal.lock.local.LocalContention;
+import dev.locksmith.internal.lock.local.QueueTurns;
+import dev.locksmith.internal.lock.local.Waiting;
 import java.util.concurrent.TimeUnit;
 
 /**

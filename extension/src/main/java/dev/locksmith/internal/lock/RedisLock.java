@@ -2,6 +2,13 @@ package dev.locksmith.internal.lock;
 
 import dev.locksmith.LockLostException;
 import dev.locksmith.internal.lease.Hold;
+import dev.locksmith.internal.lock.call.JobLock;
+import dev.locksmith.internal.lock.call.JobRun;
+import dev.locksmith.internal.lock.kind.ExclusiveKind;
+import dev.locksmith.internal.lock.kind.LockKeys;
+import dev.locksmith.internal.lock.kind.LockKind;
+import dev.locksmith.internal.lock.local.Deadline;
+import dev.locksmith.internal.lock.local.Waiting;
 import dev.locksmith.internal.observe.LockLabel;
 import dev.locksmith.internal.observe.LockObserver;
 import dev.locksmith.internal.redis.ScriptCall;

@@ -2,6 +2,7 @@ package dev.locksmith.internal.lock;
 
 import dev.locksmith.DistributedLock;
 import dev.locksmith.DistributedReadWriteLock;
+import dev.locksmith.internal.lock.kind.ReadWriteKind;
 
 /**
  * The two sides of one read/write lock, sharing one Redis hash.

@@ -3,10 +3,14 @@ package dev.locksmith.internal.lock;
 import dev.locksmith.LockException;
 import dev.locksmith.LockLostException;
 import dev.locksmith.internal.lease.Hold;
+import dev.locksmith.internal.lock.kind.RingRelease;
+import dev.locksmith.internal.lock.local.HandOver;
+import dev.locksmith.internal.lock.local.LocalContention;
+import dev.locksmith.internal.lock.ring.OfferDesk;
 import dev.locksmith.internal.redis.RedisErrors;
 import dev.locksmith.internal.redis.ScriptCall;
-import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.lang.System.Logger;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 

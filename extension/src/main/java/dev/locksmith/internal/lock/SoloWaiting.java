@@ -1,6 +1,9 @@
 package dev.locksmith.internal.lock;
 
 import dev.locksmith.internal.lease.Hold;
+import dev.locksmith.internal.lock.local.Deadline;
+import dev.locksmith.internal.lock.local.LocalContention;
+import dev.locksmith.internal.lock.local.Waiting;
 
 /**
  * The wait of the read lock: each reader asks Redis on its own, so that readers of one name hold

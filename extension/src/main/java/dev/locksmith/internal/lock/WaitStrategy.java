@@ -1,6 +1,11 @@
 package dev.locksmith.internal.lock;
 
 import dev.locksmith.internal.lease.Hold;
+import dev.locksmith.internal.lock.kind.LockKind;
+import dev.locksmith.internal.lock.kind.WaitStyle;
+import dev.locksmith.internal.lock.local.Deadline;
+import dev.locksmith.internal.lock.local.LocalContention;
+import dev.locksmith.internal.lock.local.Waiting;
 
 /**
  * How a thread of this process waits for a lock of one kind, chosen once per kind
@@ -8,6 +13,17 @@ import dev.locksmith.internal.lease.Hold;
  * each on its own ({@link SoloWaiting}), or in Redis's fair queue ({@link QueueWaiting}).
  */
 interface WaitStrategy {
+
+    /**
+     * @return the wait of that style
+     */
+    static WaitStrategy of(WaitStyle style) {
+        return switch (style) {
+            case IN_LINE -> LineWaiting.INSTANCE;
+            case ALONE -> SoloWaiting.INSTANCE;
+            case IN_QUEUE -> QueueWaiting.INSTANCE;
+        };
+    }
 
     /**
      * @return true when an acquisition may ask Redis once before setting up any waiting, if no

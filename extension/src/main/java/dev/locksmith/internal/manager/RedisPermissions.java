@@ -1,7 +1,7 @@
 package dev.locksmith.internal.manager;
 
 import dev.locksmith.LockException;
-import dev.locksmith.internal.lock.LockKeys;
+import dev.locksmith.internal.lock.kind.LockKeys;
 import dev.locksmith.internal.store.LockScript;
 import dev.locksmith.internal.store.LockStore;
 import dev.locksmith.internal.store.RedisReplies;

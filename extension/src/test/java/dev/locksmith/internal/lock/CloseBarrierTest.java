@@ -1,5 +1,6 @@
 package dev.locksmith.internal.lock;
 
+import dev.locksmith.internal.lock.local.SleepingWaiters;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locksmith.DistributedLock;

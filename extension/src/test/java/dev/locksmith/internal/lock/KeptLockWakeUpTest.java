@@ -1,5 +1,7 @@
 package dev.locksmith.internal.lock;
 
+import dev.locksmith.internal.lock.call.GuardedCall;
+import dev.locksmith.internal.lock.call.UnlockDeferral;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locksmith.DistributedLock;
@@ -9,9 +11,9 @@ import dev.locksmith.RedisMode;
 import dev.locksmith.testing.Await;
 import dev.locksmith.testing.IndependentMasters;
 import dev.locksmith.testing.RedisCluster;
-import dev.locksmith.testing.SentinelRedis;
 import dev.locksmith.testing.RedisNode;
 import dev.locksmith.testing.RedisServerExtension;
+import dev.locksmith.testing.SentinelRedis;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

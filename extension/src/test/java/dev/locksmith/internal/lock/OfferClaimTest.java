@@ -1,5 +1,15 @@
 package dev.locksmith.internal.lock;
 
+import dev.locksmith.internal.lock.kind.AcquireRequest;
+import dev.locksmith.internal.lock.kind.LockKeys;
+import dev.locksmith.internal.lock.local.Deadline;
+import dev.locksmith.internal.lock.local.HandOver;
+import dev.locksmith.internal.lock.local.LocalContention;
+import dev.locksmith.internal.lock.local.ManagerState;
+import dev.locksmith.internal.lock.local.Waiting;
+import dev.locksmith.internal.lock.ring.OfferAttempt;
+import dev.locksmith.internal.lock.ring.OfferDesk;
+import dev.locksmith.internal.wire.OfferMessage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,5 +1,6 @@
 package dev.locksmith.internal.lock;
 
+import dev.locksmith.internal.lock.ring.OfferWatch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;

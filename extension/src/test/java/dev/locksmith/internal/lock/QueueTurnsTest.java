@@ -1,5 +1,7 @@
 package dev.locksmith.internal.lock;
 
+import dev.locksmith.internal.lock.local.QueueTurns;
+import dev.locksmith.internal.lock.local.Waiting;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.CompletableFuture;

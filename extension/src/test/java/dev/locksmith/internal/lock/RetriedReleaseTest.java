@@ -1,5 +1,6 @@
 package dev.locksmith.internal.lock;
 
+import dev.locksmith.internal.lock.kind.LockKeys;
 import dev.locksmith.internal.manager.DefaultLockManager;
 import static org.assertj.core.api.Assertions.assertThat;
 

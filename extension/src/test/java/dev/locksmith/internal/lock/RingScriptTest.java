@@ -1,5 +1,8 @@
 package dev.locksmith.internal.lock;
 
+import dev.locksmith.internal.lock.kind.LockKeys;
+import dev.locksmith.internal.lock.kind.RingRelease;
+import dev.locksmith.internal.wire.OfferMessage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locksmith.LockInfo;

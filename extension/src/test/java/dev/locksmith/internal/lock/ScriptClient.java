@@ -1,8 +1,13 @@
 package dev.locksmith.internal.lock;
 
-import dev.locksmith.internal.store.LockScript;
+import dev.locksmith.internal.lock.kind.AcquireRequest;
+import dev.locksmith.internal.lock.kind.ExclusiveKind;
+import dev.locksmith.internal.lock.kind.FairKind;
+import dev.locksmith.internal.lock.kind.LockKeys;
+import dev.locksmith.internal.lock.kind.RingRelease;
 import dev.locksmith.internal.redis.ScriptCall;
 import dev.locksmith.internal.redis.ScriptRunner;
+import dev.locksmith.internal.store.LockScript;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;

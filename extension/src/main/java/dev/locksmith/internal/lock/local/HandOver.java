@@ -1,0 +1,138 @@
+package dev.locksmith.internal.lock.local;
+
+import dev.locksmith.internal.lock.kind.AcquireRequest;
+import dev.locksmith.internal.lock.ring.OfferAttempt;
+import java.util.concurrent.locks.Condition;
+
+/**
+ * One thread of this process in the line for a lock, and the hand-over that a release here, or an
+ * offer of the lock to this process, may make to it: the protocol between the waiting thread and
+ * the thread that claims it. Every transition happens under the mutex of the
+ * {@link LocalContention} the waiter is in, in that class.
+ *
+ * <pre>
+ *   WAITING --(sleeps)--&gt; PARKED --(wakes)--&gt; WAITING
+ *   PARKED --(a release here, or an offer, claims it)--&gt; CLAIMED --(settle)--&gt; HANDED | FELL_THROUGH
+ *   FELL_THROUGH --(the waiter sees it)--&gt; WAITING, first in line
+ * </pre>
+ *
+ * <ul>
+ *   <li>The waiting thread moves WAITING and PARKED, and collects HANDED or FELL_THROUGH. While
+ *       CLAIMED it waits for the settle, through interrupts and {@code close()}, for at most
+ *       the longest a round trip can take; then it settles the hand-over itself as fallen through.</li>
+ *   <li>The claiming thread always settles it: HANDED with the waiter's fencing token when Redis
+ *       passed the lock, FELL_THROUGH otherwise. A releasing thread (a caller of {@code unlock()},
+ *       or a transaction's completion thread) claims a PARKED waiter and settles it in a
+ *       {@code finally}; the pub/sub thread that hears an offer claims the first waiter if it is
+ *       PARKED, sends its {@link OfferAttempt}, and settles it when the answer comes.</li>
+ *   <li>A hand-over whose answer never came may still have passed the lock; the waiter then asks
+ *       Redis, where its acquisition finds its own hold ({@link #uncertainSince()}).</li>
+ * </ul>
+ */
+public final class HandOver {
+    /** Where the protocol stands; see the class comment. */
+    enum State { WAITING, PARKED, CLAIMED, HANDED, FELL_THROUGH }
+
+    /** {@link #uncertainSince()} when no hand-over of unknown outcome was made to this waiter. */
+    public static final long NONE = Long.MIN_VALUE;
+
+    private final String owner;
+    private final long leaseMillis;
+    private final String threadName;
+    private final Condition signal;
+    private final OfferAttempt offerAttempt;
+    private State state = State.WAITING;
+    private long claimedAt;
+    private long token;
+    private long sentAt;
+    private long uncertainSince = NONE;
+
+    /**
+     * @param owner       who waits
+     * @param leaseMillis the lease it asks for
+     * @param threadName  the waiting thread, shown by inspection once it holds the lock
+     * @param signal       a condition of the line's mutex, for this waiter alone
+     * @param offerAttempt what the waiter would ask Redis when its process is offered the lock
+     */
+    HandOver(String owner, long leaseMillis, String threadName, Condition signal, OfferAttempt offerAttempt) {
+        this.owner = owner;
+        this.leaseMillis = leaseMillis;
+        this.threadName = threadName;
+        this.signal = signal;
+        this.offerAttempt = offerAttempt;
+    }
+
+    /**
+     * @return what the waiter would ask Redis for, as of {@code sinceMillis}
+     */
+    public AcquireRequest request(long sinceMillis, long counterLifetimeMillis) {
+        return new AcquireRequest(owner, leaseMillis, sinceMillis, threadName, counterLifetimeMillis, false);
+    }
+
+    OfferAttempt offerAttempt() {
+        return offerAttempt;
+    }
+
+    Condition signal() {
+        return signal;
+    }
+
+    State state() {
+        return state;
+    }
+
+    void moveTo(State next) {
+        state = next;
+    }
+
+    /**
+     * @param at when a release here claimed it, on the lease keeper's clock: no later than the
+     *           hand-over is sent
+     */
+    void claimed(long at) {
+        claimedAt = at;
+        state = State.CLAIMED;
+    }
+
+    long claimedAt() {
+        return claimedAt;
+    }
+
+    /**
+     * @param handedToken the waiter's fencing token
+     * @param handedAt    when the hand-over was sent, on the lease keeper's clock: where the lease starts
+     */
+    void handed(long handedToken, long handedAt) {
+        token = handedToken;
+        sentAt = handedAt;
+        state = State.HANDED;
+    }
+
+    /**
+     * @param handedAt when the hand-over was sent
+     * @param uncertain whether Redis may have passed the lock all the same (no answer came)
+     */
+    void fellThrough(long handedAt, boolean uncertain) {
+        if (uncertain) {
+            uncertainSince = uncertainSince == NONE ? handedAt : Math.min(uncertainSince, handedAt);
+        }
+        state = State.FELL_THROUGH;
+    }
+
+    public long token() {
+        return token;
+    }
+
+    public long sentAt() {
+        return sentAt;
+    }
+
+    /**
+     * @return when a hand-over to this waiter whose outcome is unknown was sent, on the lease
+     *         keeper's clock, or {@link #NONE}: a hold this waiter then finds in Redis may date
+     *         from that moment, so its lease counts from there
+     */
+    public long uncertainSince() {
+        return uncertainSince;
+    }
+}
