@@ -4,6 +4,7 @@ import dev.locksmith.internal.lease.Hold;
 import dev.locksmith.internal.lock.local.Deadline;
 import dev.locksmith.internal.lock.local.HandOver;
 import dev.locksmith.internal.lock.local.LocalContention;
+import dev.locksmith.internal.lock.local.Turn;
 import dev.locksmith.internal.lock.local.Waiting;
 import java.util.concurrent.TimeUnit;
 
@@ -55,20 +56,20 @@ final class LineWaiting implements WaitStrategy {
         // Until the lease of the last holder Redis named runs out; before any answer (this process
         // stayed in the ring after its own release), until a lease of this owner's length.
         long askAgainAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(acquisition.leaseMillis());
-        LocalContention.Turn turn = contention.awaitTurn(me, deadline, waiting);
+        Turn turn = contention.awaitTurn(me, deadline, waiting);
         while (true) {
-            if (turn == LocalContention.Turn.HANDED) {
+            if (turn == Turn.HANDED) {
                 try {
                     return acquisition.grantHandOver(me);
                 } finally {
-                    contention.handOverTaken();
+                    contention.handOverTaken(me);
                 }
             }
-            if (turn == LocalContention.Turn.TIMED_OUT) {
+            if (turn == Turn.TIMED_OUT) {
                 return attempts.endOfWait();
             }
             acquisition.mayAlreadyHoldSince(me.uncertainSince());
-            long seen = contention.wakeUps();
+            long seen = contention.wakeUps().count();
             long known = pendingAnswer; // only the first pass may use it: it goes stale
             pendingAnswer = Acquisition.NOT_ASKED;
             // A wake-up (a release here or a message from Redis) means the lock may be free: ask.
@@ -115,7 +116,7 @@ final class LineWaiting implements WaitStrategy {
             }
             waiting.checkInterrupt();
             turn = contention.awaitWakeUp(me, seen, acquisition.waitNanos(deadline, busyForMillis), waiting);
-            woken = contention.wakeUps() != seen;
+            woken = contention.wakeUps().count() != seen;
         }
     }
 }

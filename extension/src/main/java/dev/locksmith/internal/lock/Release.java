@@ -94,7 +94,7 @@ final class Release {
         }
         LocalContention line = lock.handsOver() || lock.offersToOtherProcesses()
                 ? context.contention().contending(lock.keys().channel()) : null;
-        HandOver taker = line == null || !lock.handsOver() ? null : line.claimNext();
+        HandOver taker = line == null || !lock.handsOver() ? null : line.handOvers().claimNext();
         long sentAt = context.leases().now();
         try {
             RingRelease offer = lock.offersToOtherProcesses()
@@ -118,7 +118,7 @@ final class Release {
             return new Release(lock, hold, true, line, taker, sentAt, offer, offersHeard, answer);
         } catch (RuntimeException | Error e) {
             if (taker != null) {
-                line.fellThrough(taker, sentAt, false);
+                line.handOvers().fellThrough(taker, sentAt, false);
             }
             throw e;
         }
@@ -159,7 +159,7 @@ final class Release {
             return last ? settleLast() : settleCount();
         } finally {
             if (taker != null) {
-                line.fellThrough(taker, sentAt, true); // only if no answer settled it: then it is unknown
+                line.handOvers().fellThrough(taker, sentAt, true); // only if no answer settled it: then it is unknown
             }
             lock.context().state().exit();
         }
@@ -197,14 +197,14 @@ final class Release {
         context.leases().forget(hold);
         if (result < 0) {
             if (taker != null) {
-                line.fellThrough(taker, sentAt, false); // Redis said so: nothing was passed
+                line.handOvers().fellThrough(taker, sentAt, false); // Redis said so: nothing was passed
             }
             context.contention().wakeLine(lock.keys().channel());
             throw lost(lock, hold, "before it was released: its lease expired or it was force-unlocked");
         }
         hold.countIs(0);
         if (taker != null) {
-            line.handed(taker, result, sentAt);
+            line.handOvers().handed(taker, result, sentAt);
             context.observer().handedOver(lock.label());
             return 0;
         }

@@ -28,7 +28,7 @@ final class SoloWaiting implements WaitStrategy {
         boolean listening = false;
         while (true) {
             acquisition.checkOpen();
-            long seen = contention.wakeUps();
+            long seen = contention.wakeUps().count();
             long busyForMillis = pendingAnswer; // only the first pass may use it: it goes stale
             pendingAnswer = Acquisition.NOT_ASKED;
             if (busyForMillis == Acquisition.NOT_ASKED) {
@@ -50,7 +50,7 @@ final class SoloWaiting implements WaitStrategy {
                 return attempts.endOfWait();
             }
             waiting.checkInterrupt();
-            contention.awaitRelease(seen, acquisition.waitNanos(deadline, busyForMillis), waiting);
+            contention.wakeUps().awaitAfter(seen, acquisition.waitNanos(deadline, busyForMillis), waiting);
         }
     }
 }

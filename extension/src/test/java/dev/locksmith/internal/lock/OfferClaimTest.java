@@ -6,6 +6,7 @@ import dev.locksmith.internal.lock.local.Deadline;
 import dev.locksmith.internal.lock.local.HandOver;
 import dev.locksmith.internal.lock.local.LocalContention;
 import dev.locksmith.internal.lock.local.ManagerState;
+import dev.locksmith.internal.lock.local.Turn;
 import dev.locksmith.internal.lock.local.Waiting;
 import dev.locksmith.internal.lock.ring.OfferAttempt;
 import dev.locksmith.internal.lock.ring.OfferDesk;
@@ -59,7 +60,7 @@ class OfferClaimTest {
         assertThat(waiter.woken()).as("the waiter sleeps until its attempt is answered").isNotDone();
         attempt.complete(List.of(1L, 42L));
 
-        assertThat(waiter.turn()).isEqualTo(LocalContention.Turn.HANDED);
+        assertThat(waiter.turn()).isEqualTo(Turn.HANDED);
         assertThat(me.token()).as("the fencing token Redis answered").isEqualTo(42L);
         assertThat(contention.ring().awaitsOffer()).as("the offer is taken").isFalse();
     }
@@ -77,7 +78,7 @@ class OfferClaimTest {
         contention.wake("o41.0");
 
         assertThat(waiter.turn()).as("woken to ask Redis, whose attempt takes a lock offered here")
-                .isEqualTo(LocalContention.Turn.ASK);
+                .isEqualTo(Turn.ASK);
         assertThat(attempts).as("no attempt sent on the waiter's behalf").isEmpty();
         assertThat(desk.unreadableOffers()).isOne();
     }
@@ -99,7 +100,7 @@ class OfferClaimTest {
         attempt.complete(List.of(1L, 43L));
 
         assertThat(waiter.turn()).as("Redis granted it: an interrupt cannot undo that")
-                .isEqualTo(LocalContention.Turn.HANDED);
+                .isEqualTo(Turn.HANDED);
         assertThat(waiter.woken().get().interrupted()).as("the interrupt is kept for the caller").isTrue();
     }
 
@@ -117,7 +118,7 @@ class OfferClaimTest {
         assertThat(waiter.woken()).as("a claimed waiter waits for its answer past its own timeout").isNotDone();
         attempt.complete(List.of(1L, 44L));
 
-        assertThat(waiter.turn()).isEqualTo(LocalContention.Turn.HANDED);
+        assertThat(waiter.turn()).isEqualTo(Turn.HANDED);
     }
 
     @Test
@@ -128,11 +129,11 @@ class OfferClaimTest {
         contention.wake(OFFER);
         sentAttempt().complete(List.of(0L, 25_000L, 1L));
 
-        assertThat(waiter.turn()).isEqualTo(LocalContention.Turn.ASK);
+        assertThat(waiter.turn()).isEqualTo(Turn.ASK);
         assertThat(me.uncertainSince()).isEqualTo(HandOver.NONE);
         assertThat(contention.ring().awaitsOffer()).as("Redis kept this process in the ring").isTrue();
         assertThat(contention.awaitTurn(me, Deadline.in(SECOND), Waiting.uninterruptible()))
-                .as("first in line again").isEqualTo(LocalContention.Turn.ASK);
+                .as("first in line again").isEqualTo(Turn.ASK);
     }
 
     @Test
@@ -141,7 +142,7 @@ class OfferClaimTest {
         Sleeper first = sleepUntilWoken(me, 60 * SECOND, Waiting.uninterruptible());
         contention.wake(OFFER);
         sentAttempt().complete(List.of(0L, 25_000L, 1L)); // in the ring, awaiting the next offer
-        assertThat(first.turn()).isEqualTo(LocalContention.Turn.ASK);
+        assertThat(first.turn()).isEqualTo(Turn.ASK);
         assertThat(contention.ring().awaitsOffer()).isTrue();
         long before = System.nanoTime();
         Sleeper second = sleepUntilWoken(me, 60 * SECOND, Waiting.uninterruptible());
@@ -149,7 +150,7 @@ class OfferClaimTest {
         contention.wake(new OfferMessage(41, 1).text());
         sentAttempt().completeExceptionally(new IllegalStateException("no answer"));
 
-        assertThat(second.turn()).isEqualTo(LocalContention.Turn.ASK);
+        assertThat(second.turn()).isEqualTo(Turn.ASK);
         assertThat(me.uncertainSince()).as("Redis may have granted it: a hold found there dates from the attempt")
                 .isGreaterThanOrEqualTo(before);
         assertThat(contention.ring().awaitsOffer()).as("the offer heard still stands: the waiter asks for it")
@@ -174,7 +175,7 @@ class OfferClaimTest {
         assertThatThrownBy(() -> patient.wake(OFFER)).as("the Error goes on up the pub/sub thread")
                 .isInstanceOf(NoClassDefFoundError.class);
 
-        assertThat(waiter.turn()).as("settled at once, not after the claim patience").isEqualTo(LocalContention.Turn.ASK);
+        assertThat(waiter.turn()).as("settled at once, not after the claim patience").isEqualTo(Turn.ASK);
         assertThat(me.uncertainSince()).isGreaterThanOrEqualTo(before);
     }
 
@@ -193,7 +194,7 @@ class OfferClaimTest {
         patient.wake(OFFER);
         sentAttempt().complete(List.of(1L));
 
-        assertThat(waiter.turn()).as("settled at once, not after the claim patience").isEqualTo(LocalContention.Turn.ASK);
+        assertThat(waiter.turn()).as("settled at once, not after the claim patience").isEqualTo(Turn.ASK);
         assertThat(me.uncertainSince()).as("Redis may have granted it").isNotEqualTo(HandOver.NONE);
     }
 
@@ -201,11 +202,11 @@ class OfferClaimTest {
     void aWaiterThatIsNotAsleepIsWokenToAskInstead() {
         contention.join("manager-a:1", 30_000, "worker", this::attempt);
 
-        long seen = contention.wakeUps();
+        long seen = contention.wakeUps().count();
         contention.wake(OFFER);
 
         assertThat(attempts).as("no attempt sent for a waiter that is awake").isEmpty();
-        assertThat(contention.wakeUps()).as("the waiter sees the wake-up when it next looks").isEqualTo(seen + 1);
+        assertThat(contention.wakeUps().count()).as("the waiter sees the wake-up when it next looks").isEqualTo(seen + 1);
     }
 
     private CompletableFuture<List<Long>> attempt() {
@@ -231,9 +232,9 @@ class OfferClaimTest {
     private Sleeper sleepUntilWoken(LocalContention contention, HandOver me, long timeoutNanos, Waiting waiting) {
         CompletableFuture<Thread> sleeping = new CompletableFuture<>();
         Future<Woken> woken = waiterThread.submit(() -> {
-            long seen = contention.wakeUps();
+            long seen = contention.wakeUps().count();
             sleeping.complete(Thread.currentThread());
-            LocalContention.Turn turn = contention.awaitWakeUp(me, seen, timeoutNanos, waiting);
+            Turn turn = contention.awaitWakeUp(me, seen, timeoutNanos, waiting);
             waiting.finish();
             return new Woken(turn, Thread.interrupted());
         });
@@ -243,11 +244,11 @@ class OfferClaimTest {
     }
 
     /** What the waiter's sleep ended with, and whether its thread was interrupted afterwards. */
-    private record Woken(LocalContention.Turn turn, boolean interrupted) {
+    private record Woken(Turn turn, boolean interrupted) {
     }
 
     private record Sleeper(Thread thread, Future<Woken> woken) {
-        LocalContention.Turn turn() throws Exception {
+        Turn turn() throws Exception {
             return woken.get(10, TimeUnit.SECONDS).turn();
         }
     }

@@ -7,12 +7,14 @@ import java.util.concurrent.locks.Condition;
 /**
  * One thread of this process in the line for a lock, and the hand-over that a release here, or an
  * offer of the lock to this process, may make to it: the protocol between the waiting thread and
- * the thread that claims it. Every transition happens under the mutex of the
- * {@link LocalContention} the waiter is in, in that class.
+ * the thread that claims it. Every transition happens under the mutex of the lock's line
+ * ({@link WaiterLine}), through {@link #moveTo}, which refuses a step the protocol does not have.
  *
  * <pre>
  *   WAITING --(sleeps)--&gt; PARKED --(wakes)--&gt; WAITING
  *   PARKED --(a release here, or an offer, claims it)--&gt; CLAIMED --(settle)--&gt; HANDED | FELL_THROUGH
+ *   HANDED --(the waiter sees it)--&gt; TAKING --(it recorded the hold, or failed to)--&gt; WAITING
+ *   HANDED --(the waiter left without seeing it: it gives the hold back)--&gt; WAITING
  *   FELL_THROUGH --(the waiter sees it)--&gt; WAITING, first in line
  * </pre>
  *
@@ -24,14 +26,40 @@ import java.util.concurrent.locks.Condition;
  *       passed the lock, FELL_THROUGH otherwise. A releasing thread (a caller of {@code unlock()},
  *       or a transaction's completion thread) claims a PARKED waiter and settles it in a
  *       {@code finally}; the pub/sub thread that hears an offer claims the first waiter if it is
- *       PARKED, sends its {@link OfferAttempt}, and settles it when the answer comes.</li>
+ *       PARKED, sends its {@code OfferAttempt}, and settles it when the answer comes.</li>
+ *   <li>From CLAIMED until it is WAITING again, the hand-over is under way
+ *       ({@link State#isUnderWay()}): the next waiter of the line waits for it, as the lock may be
+ *       this process's already.</li>
  *   <li>A hand-over whose answer never came may still have passed the lock; the waiter then asks
  *       Redis, where its acquisition finds its own hold ({@link #uncertainSince()}).</li>
  * </ul>
  */
 public final class HandOver {
     /** Where the protocol stands; see the class comment. */
-    enum State { WAITING, PARKED, CLAIMED, HANDED, FELL_THROUGH }
+    public enum State {
+        WAITING, PARKED, CLAIMED, HANDED, TAKING, FELL_THROUGH;
+
+        /**
+         * @return whether the protocol has the step from this state to {@code next}
+         */
+        public boolean mayFollow(State next) {
+            return switch (this) {
+                case WAITING -> next == PARKED;
+                case PARKED -> next == WAITING || next == CLAIMED;
+                case CLAIMED -> next == HANDED || next == FELL_THROUGH;
+                case HANDED -> next == TAKING || next == WAITING;
+                case TAKING, FELL_THROUGH -> next == WAITING;
+            };
+        }
+
+        /**
+         * @return whether a hand-over to this waiter is under way: claimed, settled and not yet
+         *         collected, or handed and not yet recorded as its hold
+         */
+        public boolean isUnderWay() {
+            return this == CLAIMED || this == HANDED || this == TAKING || this == FELL_THROUGH;
+        }
+    }
 
     /** {@link #uncertainSince()} when no hand-over of unknown outcome was made to this waiter. */
     public static final long NONE = Long.MIN_VALUE;
@@ -81,7 +109,14 @@ public final class HandOver {
         return state;
     }
 
+    /**
+     * @throws IllegalStateException if the protocol has no step from the current state to {@code next}
+     */
     void moveTo(State next) {
+        if (!state.mayFollow(next)) {
+            throw new IllegalStateException("A waiter for a lock cannot go from " + state + " to " + next
+                    + " (thread " + threadName + ")");
+        }
         state = next;
     }
 
@@ -90,8 +125,8 @@ public final class HandOver {
      *           hand-over is sent
      */
     void claimed(long at) {
+        moveTo(State.CLAIMED);
         claimedAt = at;
-        state = State.CLAIMED;
     }
 
     long claimedAt() {
@@ -103,9 +138,9 @@ public final class HandOver {
      * @param handedAt    when the hand-over was sent, on the lease keeper's clock: where the lease starts
      */
     void handed(long handedToken, long handedAt) {
+        moveTo(State.HANDED);
         token = handedToken;
         sentAt = handedAt;
-        state = State.HANDED;
     }
 
     /**
@@ -113,10 +148,10 @@ public final class HandOver {
      * @param uncertain whether Redis may have passed the lock all the same (no answer came)
      */
     void fellThrough(long handedAt, boolean uncertain) {
+        moveTo(State.FELL_THROUGH);
         if (uncertain) {
             uncertainSince = uncertainSince == NONE ? handedAt : Math.min(uncertainSince, handedAt);
         }
-        state = State.FELL_THROUGH;
     }
 
     public long token() {
