@@ -9,8 +9,8 @@ import dev.locksmith.internal.manager.ConnectingLockManager;
 import dev.locksmith.internal.manager.DefaultLockManager;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.DeploymentException;
-import java.lang.System.Logger.Level;
 import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.function.Supplier;
 

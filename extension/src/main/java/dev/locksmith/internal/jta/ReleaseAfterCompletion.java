@@ -7,8 +7,8 @@ import dev.locksmith.internal.lock.ReleasableByOwner;
 import dev.locksmith.internal.lock.call.UnlockDeferral;
 import jakarta.transaction.Status;
 import jakarta.transaction.TransactionSynchronizationRegistry;
-import java.lang.System.Logger.Level;
 import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.util.function.Function;
 
 /**

@@ -10,8 +10,9 @@ import dev.locksmith.internal.lock.local.LocalContention;
 import dev.locksmith.internal.lock.local.Waiting;
 import dev.locksmith.internal.lock.ring.OfferAttempt;
 import dev.locksmith.internal.redis.ScriptCall;
-import java.lang.System.Logger.Level;
+import dev.locksmith.internal.wire.AcquireReply;
 import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -23,10 +24,6 @@ import java.util.concurrent.TimeUnit;
  * call, on the calling thread.
  */
 final class Acquisition {
-    /** What an attempt answers when it acquired. */
-    static final long ACQUIRED = Long.MIN_VALUE;
-    /** An answer not asked for yet. */
-    static final long NOT_ASKED = Long.MIN_VALUE + 1;
     private static final Logger LOG = System.getLogger(Acquisition.class.getName());
     private static final int THREAD_NAME_LIMIT = 64;
 
@@ -40,7 +37,6 @@ final class Acquisition {
     private Hold granted;
     private long sentAt;
     private boolean joinsRing;
-    private boolean inRing;
 
     /**
      * @param owner    who acquires
@@ -62,15 +58,15 @@ final class Acquisition {
      */
     Hold run(Deadline deadline, Waiting waiting) throws InterruptedException {
         WaitStrategy strategy = WaitStrategy.of(lock.kind().waiting());
-        long firstAnswer = NOT_ASKED;
+        AcquireReply.Busy firstAnswer = null;
         if (strategy.asksBeforeWaiting() && context.contention().contending(lock.keys().channel()) == null
                 && localHolderLeaseLeftMillis() <= 0) {
             // Nobody here wants or holds the lock: ask Redis before setting up any waiting.
             Attempts attempts = attempts(deadline);
-            firstAnswer = attempts.run(this::attempt);
-            if (firstAnswer == ACQUIRED) {
+            if (!(attempts.run(this::attempt) instanceof AcquireReply.Busy busy)) {
                 return granted;
             }
+            firstAnswer = busy;
             if (deadline.hasPassed()) {
                 withdraw();
                 return attempts.endOfWait();
@@ -133,12 +129,11 @@ final class Acquisition {
     }
 
     /**
-     * @return 0, so that it can run as an attempt
+     * Subscribes this process to the lock's releases and offers, and waits for Redis to confirm.
      */
-    long listen(LocalContention contention) {
+    void listen(LocalContention contention) {
         context.replies().await(contention.listen(context.store().channels()), "Subscribing to releases of ",
                 lock.description());
-        return 0;
     }
 
     /**
@@ -152,10 +147,10 @@ final class Acquisition {
     }
 
     /**
-     * @return {@link #ACQUIRED} when acquired (the hold is in {@link #granted()}), otherwise how long
-     *         until the lock may be free, in ms (negative when Redis knows no expiry)
+     * @return granted (the hold is in {@link #granted()}), or busy with how long until the lock may
+     *         be free
      */
-    long attempt() {
+    AcquireReply attempt() {
         return settle(send());
     }
 
@@ -166,12 +161,11 @@ final class Acquisition {
      *
      * @return what {@link #attempt()} returns
      */
-    long attemptIn(LocalContention contention) {
+    AcquireReply attemptIn(LocalContention contention) {
         joinsRing = lock.offersToOtherProcesses() && contention.isListening();
-        inRing = false;
         long heardBefore = contention.ring().messages();
-        long answer = attempt();
-        contention.ring().attempted(heardBefore, answer == ACQUIRED, inRing);
+        AcquireReply answer = attempt();
+        contention.ring().attempted(heardBefore, answer instanceof AcquireReply.Granted, answer.inRing());
         return answer;
     }
 
@@ -204,27 +198,24 @@ final class Acquisition {
 
     /**
      * @param pending what {@link #send()} returned
-     * @return {@link #ACQUIRED} when acquired (the hold is {@link #granted()}), otherwise how long
-     *         until the lock may be free, in ms (negative when Redis knows no expiry)
+     * @return what {@link #attempt()} returns
      * @throws LockException if Redis did not answer or refused; whatever it may have granted is
      *                       taken back once the attempt's last command is answered
      */
-    long settle(CompletionStage<List<Long>> pending) {
-        List<Long> answer;
+    AcquireReply settle(CompletionStage<List<Long>> pending) {
+        AcquireReply answer;
         try {
-            answer = context.replies().await(pending, "Acquiring ", lock.description());
+            answer = AcquireReply.read(context.replies().await(pending, "Acquiring ", lock.description()));
         } catch (LockException e) {
             // After the attempt's own last command (a NOSCRIPT retry included), never before it:
             // a drop that overtook a late attempt would leave that attempt's grant behind.
             pending.whenComplete((ignored, failure) -> dropOwnHoldNow());
             throw e;
         }
-        if (answer.get(0) == 0L) {
-            inRing = answer.size() > 2 && answer.get(2) == 1L;
-            return answer.get(1);
+        if (answer instanceof AcquireReply.Granted granted) {
+            grant(granted.fencingToken(), sentAt);
         }
-        grant(answer.get(1), sentAt);
-        return ACQUIRED;
+        return answer;
     }
 
     /**

@@ -5,9 +5,10 @@ import dev.locksmith.internal.lease.Hold;
 import dev.locksmith.internal.lock.local.Deadline;
 import dev.locksmith.internal.lock.local.Waiting;
 import dev.locksmith.internal.redis.RedisErrors;
-import java.lang.System.Logger.Level;
+import dev.locksmith.internal.wire.AcquireReply;
 import java.lang.System.Logger;
-import java.util.function.LongSupplier;
+import java.lang.System.Logger.Level;
+import java.util.function.Supplier;
 
 /**
  * The attempts of one wait. A round trip that fails in a way a retry may get past (Redis
@@ -33,26 +34,48 @@ final class Attempts {
     }
 
     /**
-     * @return what the attempt answered, or {@link #RETRY_AFTER_FAILURE_MILLIS} when it failed
-     *         with time left
+     * @return what the attempt answered, or busy for {@link #RETRY_AFTER_FAILURE_MILLIS} when it
+     *         failed with time left
      * @throws LockException when it failed and the wait is over
      */
-    long run(LongSupplier attempt) {
+    AcquireReply run(Supplier<AcquireReply> attempt) {
         try {
-            long answer = attempt.getAsLong();
+            AcquireReply answer = attempt.get();
             failure = null;
             return answer;
         } catch (LockException e) {
-            if (deadline.hasPassed() || !RedisErrors.isTransient(e)) {
-                throw e;
-            }
-            if (failure == null) {
-                LOG.log(Level.WARNING, "Waiting for " + description + ": " + e.getMessage() + "; asking again every "
-                        + RETRY_AFTER_FAILURE_MILLIS + " ms while the wait lasts");
-            }
-            failure = e;
-            return RETRY_AFTER_FAILURE_MILLIS;
+            failedWithTimeLeft(e);
+            return new AcquireReply.Busy(RETRY_AFTER_FAILURE_MILLIS, false);
         }
+    }
+
+    /**
+     * Runs a step of the wait that answers nothing (a subscription), as an attempt.
+     *
+     * @return true when it succeeded; false when it failed with time left: ask again after
+     *         {@link #RETRY_AFTER_FAILURE_MILLIS}
+     * @throws LockException when it failed and the wait is over
+     */
+    boolean tried(Runnable step) {
+        try {
+            step.run();
+            failure = null;
+            return true;
+        } catch (LockException e) {
+            failedWithTimeLeft(e);
+            return false;
+        }
+    }
+
+    private void failedWithTimeLeft(LockException e) {
+        if (deadline.hasPassed() || !RedisErrors.isTransient(e)) {
+            throw e;
+        }
+        if (failure == null) {
+            LOG.log(Level.WARNING, "Waiting for " + description + ": " + e.getMessage() + "; asking again every "
+                    + RETRY_AFTER_FAILURE_MILLIS + " ms while the wait lasts");
+        }
+        failure = e;
     }
 
     boolean lastSucceeded() {

@@ -6,6 +6,7 @@ import dev.locksmith.internal.lock.local.HandOver;
 import dev.locksmith.internal.lock.local.LocalContention;
 import dev.locksmith.internal.lock.local.Turn;
 import dev.locksmith.internal.lock.local.Waiting;
+import dev.locksmith.internal.wire.AcquireReply;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -29,8 +30,8 @@ final class LineWaiting implements WaitStrategy {
     }
 
     @Override
-    public Hold await(Acquisition acquisition, LocalContention contention, long firstAnswer, Deadline deadline,
-                      Waiting waiting) throws InterruptedException {
+    public Hold await(Acquisition acquisition, LocalContention contention, AcquireReply.Busy firstAnswer,
+                      Deadline deadline, Waiting waiting) throws InterruptedException {
         HandOver me = contention.join(acquisition.owner(), acquisition.leaseMillis(), acquisition.threadName(),
                 acquisition::sendOnOffer);
         Hold hold = null;
@@ -47,10 +48,11 @@ final class LineWaiting implements WaitStrategy {
         }
     }
 
-    private static Hold contend(Acquisition acquisition, LocalContention contention, HandOver me, long firstAnswer,
-                                Deadline deadline, Waiting waiting) throws InterruptedException {
+    private static Hold contend(Acquisition acquisition, LocalContention contention, HandOver me,
+                                AcquireReply.Busy firstAnswer, Deadline deadline, Waiting waiting)
+            throws InterruptedException {
         Attempts attempts = acquisition.attempts(deadline);
-        long pendingAnswer = firstAnswer;
+        AcquireReply.Busy pendingAnswer = firstAnswer;
         boolean listening = contention.isListening();
         boolean woken = false;
         // Until the lease of the last holder Redis named runs out; before any answer (this process
@@ -70,17 +72,16 @@ final class LineWaiting implements WaitStrategy {
             }
             acquisition.mayAlreadyHoldSince(me.uncertainSince());
             long seen = contention.wakeUps().count();
-            long known = pendingAnswer; // only the first pass may use it: it goes stale
-            pendingAnswer = Acquisition.NOT_ASKED;
+            AcquireReply.Busy known = pendingAnswer; // only the first pass may use it: it goes stale
+            pendingAnswer = null;
             // A wake-up (a release here or a message from Redis) means the lock may be free: ask.
             long busyForMillis = woken ? 0 : acquisition.localHolderLeaseLeftMillis();
             if (busyForMillis > 0) {
                 // Listen all the same: a force-unlock elsewhere frees the lock without this holder's release.
                 if (!listening) {
-                    long subscribed = attempts.run(() -> acquisition.listen(contention));
-                    listening = subscribed == 0;
+                    listening = attempts.tried(() -> acquisition.listen(contention));
                     if (!listening) {
-                        busyForMillis = Math.min(busyForMillis, subscribed); // subscribe again soon
+                        busyForMillis = Math.min(busyForMillis, Attempts.RETRY_AFTER_FAILURE_MILLIS); // subscribe again soon
                     }
                 }
             } else if (listening && contention.ring().awaitsOffer() && System.nanoTime() - askAgainAt < 0
@@ -90,25 +91,24 @@ final class LineWaiting implements WaitStrategy {
                 // takes the ring with it).
                 busyForMillis = TimeUnit.NANOSECONDS.toMillis(askAgainAt - System.nanoTime()) + 1;
             } else {
-                if (known == Acquisition.NOT_ASKED) {
-                    busyForMillis = attempts.run(() -> acquisition.attemptIn(contention));
-                    if (busyForMillis == Acquisition.ACQUIRED) {
+                if (known == null) {
+                    if (!(attempts.run(() -> acquisition.attemptIn(contention)) instanceof AcquireReply.Busy busy)) {
                         return acquisition.granted();
                     }
+                    busyForMillis = busy.forMillis();
                     askAgainAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(
                             busyForMillis < 0 ? acquisition.leaseMillis() : busyForMillis);
                 } else {
-                    busyForMillis = known;
+                    busyForMillis = known.forMillis();
                 }
                 if (!listening && attempts.lastSucceeded() && !deadline.hasPassed()) {
                     // Subscribe, then try again at once: a release published before the subscription
                     // was confirmed would otherwise be missed and the wait would last a whole lease.
-                    long subscribed = attempts.run(() -> acquisition.listen(contention));
-                    if (subscribed == 0) {
+                    if (attempts.tried(() -> acquisition.listen(contention))) {
                         listening = true;
                         continue;
                     }
-                    busyForMillis = subscribed;
+                    busyForMillis = Attempts.RETRY_AFTER_FAILURE_MILLIS;
                 }
             }
             if (deadline.hasPassed()) {

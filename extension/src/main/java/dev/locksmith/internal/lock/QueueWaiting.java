@@ -5,6 +5,7 @@ import dev.locksmith.internal.lock.local.Deadline;
 import dev.locksmith.internal.lock.local.LocalContention;
 import dev.locksmith.internal.lock.local.QueueTurns;
 import dev.locksmith.internal.lock.local.Waiting;
+import dev.locksmith.internal.wire.AcquireReply;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -24,8 +25,8 @@ final class QueueWaiting implements WaitStrategy {
     }
 
     @Override
-    public Hold await(Acquisition acquisition, LocalContention contention, long firstAnswer, Deadline deadline,
-                      Waiting waiting) throws InterruptedException {
+    public Hold await(Acquisition acquisition, LocalContention contention, AcquireReply.Busy firstAnswer,
+                      Deadline deadline, Waiting waiting) throws InterruptedException {
         String owner = acquisition.owner();
         QueueTurns turns = contention.queueTurns();
         turns.join(owner);
@@ -42,17 +43,16 @@ final class QueueWaiting implements WaitStrategy {
                     // reaches this process. A subscription that failed in a way a retry may get past
                     // is asked for again on every round (as the other kinds do) while the waiter
                     // asks Redis for its turn meanwhile.
-                    long failedListen = attempts.run(() -> acquisition.listen(contention));
-                    listening = failedListen == 0;
+                    listening = attempts.tried(() -> acquisition.listen(contention));
                     if (!listening) {
-                        retryListenIn = failedListen;
+                        retryListenIn = Attempts.RETRY_AFTER_FAILURE_MILLIS;
                     }
                 }
-                long busyForMillis = attempts.run(acquisition::attempt);
-                if (busyForMillis == Acquisition.ACQUIRED) {
+                if (!(attempts.run(acquisition::attempt) instanceof AcquireReply.Busy busy)) {
                     hold = acquisition.granted();
                     return hold;
                 }
+                long busyForMillis = busy.forMillis();
                 if (deadline.hasPassed()) {
                     return attempts.endOfWait();
                 }

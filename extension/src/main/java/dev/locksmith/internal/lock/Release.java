@@ -9,8 +9,9 @@ import dev.locksmith.internal.lock.local.LocalContention;
 import dev.locksmith.internal.lock.ring.OfferDesk;
 import dev.locksmith.internal.redis.RedisErrors;
 import dev.locksmith.internal.redis.ScriptCall;
-import java.lang.System.Logger.Level;
+import dev.locksmith.internal.wire.ReleaseReply;
 import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -195,7 +196,8 @@ final class Release {
             throw failed(e);
         }
         context.leases().forget(hold);
-        if (result < 0) {
+        ReleaseReply reply = ReleaseReply.read(result, taker != null);
+        if (reply == ReleaseReply.LOST) {
             if (taker != null) {
                 line.handOvers().fellThrough(taker, sentAt, false); // Redis said so: nothing was passed
             }
@@ -203,12 +205,12 @@ final class Release {
             throw lost(lock, hold, "before it was released: its lease expired or it was force-unlocked");
         }
         hold.countIs(0);
-        if (taker != null) {
-            line.handOvers().handed(taker, result, sentAt);
+        if (reply instanceof ReleaseReply.HandedOver handed) {
+            line.handOvers().handed(taker, handed.fencingToken(), sentAt);
             context.observer().handedOver(lock.label());
             return 0;
         }
-        if (result == 1) {
+        if (reply == ReleaseReply.OFFERED) {
             // Offered to another process: a waiter here waits for its own turn, if this process stayed in the ring.
             if (line != null) {
                 line.ring().releasedToRing(hold.fencingToken(), offer.staysInRing(), offersHeard);

@@ -4,6 +4,7 @@ import dev.locksmith.internal.lease.Hold;
 import dev.locksmith.internal.lock.local.Deadline;
 import dev.locksmith.internal.lock.local.LocalContention;
 import dev.locksmith.internal.lock.local.Waiting;
+import dev.locksmith.internal.wire.AcquireReply;
 
 /**
  * The wait of the read lock: each reader asks Redis on its own, so that readers of one name hold
@@ -21,30 +22,32 @@ final class SoloWaiting implements WaitStrategy {
     }
 
     @Override
-    public Hold await(Acquisition acquisition, LocalContention contention, long firstAnswer, Deadline deadline,
-                      Waiting waiting) throws InterruptedException {
+    public Hold await(Acquisition acquisition, LocalContention contention, AcquireReply.Busy firstAnswer,
+                      Deadline deadline, Waiting waiting) throws InterruptedException {
         Attempts attempts = acquisition.attempts(deadline);
-        long pendingAnswer = firstAnswer;
+        AcquireReply.Busy pendingAnswer = firstAnswer;
         boolean listening = false;
         while (true) {
             acquisition.checkOpen();
             long seen = contention.wakeUps().count();
-            long busyForMillis = pendingAnswer; // only the first pass may use it: it goes stale
-            pendingAnswer = Acquisition.NOT_ASKED;
-            if (busyForMillis == Acquisition.NOT_ASKED) {
-                busyForMillis = attempts.run(acquisition::attempt);
-                if (busyForMillis == Acquisition.ACQUIRED) {
+            AcquireReply.Busy known = pendingAnswer; // only the first pass may use it: it goes stale
+            pendingAnswer = null;
+            long busyForMillis;
+            if (known == null) {
+                if (!(attempts.run(acquisition::attempt) instanceof AcquireReply.Busy busy)) {
                     return acquisition.granted();
                 }
+                busyForMillis = busy.forMillis();
+            } else {
+                busyForMillis = known.forMillis();
             }
             if (!listening && attempts.lastSucceeded() && !deadline.hasPassed()) {
                 // Subscribe, then try again at once (see LineWaiting).
-                long subscribed = attempts.run(() -> acquisition.listen(contention));
-                if (subscribed == 0) {
+                if (attempts.tried(() -> acquisition.listen(contention))) {
                     listening = true;
                     continue;
                 }
-                busyForMillis = subscribed;
+                busyForMillis = Attempts.RETRY_AFTER_FAILURE_MILLIS;
             }
             if (deadline.hasPassed()) {
                 return attempts.endOfWait();

@@ -6,6 +6,7 @@ import dev.locksmith.internal.lock.kind.WaitStyle;
 import dev.locksmith.internal.lock.local.Deadline;
 import dev.locksmith.internal.lock.local.LocalContention;
 import dev.locksmith.internal.lock.local.Waiting;
+import dev.locksmith.internal.wire.AcquireReply;
 
 /**
  * How a thread of this process waits for a lock of one kind, chosen once per kind
@@ -36,10 +37,10 @@ interface WaitStrategy {
      *
      * @param acquisition the call that waits
      * @param contention  the threads of this process that want the lock
-     * @param firstAnswer what an attempt just before answered, or {@link Acquisition#NOT_ASKED}
+     * @param firstAnswer what an attempt just before answered, or null when none was made
      * @return the new hold, or null when the deadline passed first
      * @throws InterruptedException if {@code waiting} is interruptible and the thread was interrupted
      */
-    Hold await(Acquisition acquisition, LocalContention contention, long firstAnswer, Deadline deadline,
+    Hold await(Acquisition acquisition, LocalContention contention, AcquireReply.Busy firstAnswer, Deadline deadline,
                Waiting waiting) throws InterruptedException;
 }

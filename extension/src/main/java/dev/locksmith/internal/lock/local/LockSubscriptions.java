@@ -1,8 +1,8 @@
 package dev.locksmith.internal.lock.local;
 
 import dev.locksmith.internal.lock.kind.LockKeys;
-import dev.locksmith.internal.redis.ReleaseChannels.Subscription;
 import dev.locksmith.internal.redis.ReleaseChannels;
+import dev.locksmith.internal.redis.ReleaseChannels.Subscription;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;

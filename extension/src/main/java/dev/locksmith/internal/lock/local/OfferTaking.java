@@ -2,6 +2,7 @@ package dev.locksmith.internal.lock.local;
 
 import dev.locksmith.internal.lock.kind.LockKeys;
 import dev.locksmith.internal.lock.ring.ProcessRing;
+import dev.locksmith.internal.wire.AcquireReply;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.List;
@@ -89,12 +90,14 @@ final class OfferTaking {
         try {
             if (failure != null) {
                 line.fellThrough(taker, sentAt, true);
-            } else if (reply.get(0) == 1L) {
-                ring.attempted(heard, true, false);
-                line.handed(taker, reply.get(1), sentAt);
             } else {
-                ring.attempted(heard, false, reply.size() > 2 && reply.get(2) == 1L);
-                line.fellThrough(taker, sentAt, false);
+                AcquireReply answer = AcquireReply.read(reply);
+                ring.attempted(heard, answer instanceof AcquireReply.Granted, answer.inRing());
+                if (answer instanceof AcquireReply.Granted granted) {
+                    line.handed(taker, granted.fencingToken(), sentAt);
+                } else {
+                    line.fellThrough(taker, sentAt, false);
+                }
             }
         } catch (Throwable unexpected) {
             // Thrown on the thread that completed the attempt, where nobody would hear of it.
