@@ -2,7 +2,6 @@ package dev.locksmith.internal.lock;
 
 import dev.locksmith.LockException;
 import dev.locksmith.internal.lease.Hold;
-import dev.locksmith.internal.lease.HoldCalls;
 import dev.locksmith.internal.lock.kind.AcquireRequest;
 import dev.locksmith.internal.lock.local.Deadline;
 import dev.locksmith.internal.lock.local.HandOver;
@@ -33,6 +32,7 @@ final class Acquisition {
     private final long lease;
     private final boolean watchdog;
     private final String threadName;
+    private final HoldGrant grants;
     private long uncertainSince = HandOver.NONE;
     private Hold granted;
     private long sentAt;
@@ -50,6 +50,7 @@ final class Acquisition {
         this.lease = lease;
         this.watchdog = watchdog;
         this.threadName = currentThreadName();
+        this.grants = new HoldGrant(lock, owner, lease, watchdog);
     }
 
     /**
@@ -132,7 +133,7 @@ final class Acquisition {
      * Subscribes this process to the lock's releases and offers, and waits for Redis to confirm.
      */
     void listen(LocalContention contention) {
-        context.replies().await(contention.listen(context.store().channels()), "Subscribing to releases of ",
+        context.replies().await(contention.subscriptions().listen(context.store().channels()), "Subscribing to releases of ",
                 lock.description());
     }
 
@@ -193,7 +194,7 @@ final class Acquisition {
     private CompletionStage<List<Long>> sendRequest(boolean joiningRing) {
         AcquireRequest request = new AcquireRequest(owner, lease, System.currentTimeMillis(), threadName,
                 lock.counterLifetimeMillis(), joiningRing);
-        return context.store().acquire(lock.kind().acquisition(lock.keys(), request), dropOwnHold(), lease);
+        return context.store().acquire(lock.kind().acquisition(lock.keys(), request), grants.dropCall(), lease);
     }
 
     /**
@@ -209,7 +210,7 @@ final class Acquisition {
         } catch (LockException e) {
             // After the attempt's own last command (a NOSCRIPT retry included), never before it:
             // a drop that overtook a late attempt would leave that attempt's grant behind.
-            pending.whenComplete((ignored, failure) -> dropOwnHoldNow());
+            pending.whenComplete((ignored, failure) -> grants.dropNow());
             throw e;
         }
         if (answer instanceof AcquireReply.Granted granted) {
@@ -239,7 +240,7 @@ final class Acquisition {
     void giveBackHandOver(HandOver me) {
         LOG.log(Level.WARNING, "A thread stopped waiting for the " + lock.description() + " while a release handed"
                 + " it the lock (fencing token " + me.token() + "); releasing it again");
-        dropOwnHoldNow();
+        grants.dropNow();
     }
 
     /**
@@ -262,74 +263,15 @@ final class Acquisition {
     }
 
     /**
-     * Records a hold Redis granted, once the replicas asked for have it. Its lease counts from when
-     * the request that got it was sent, or from an earlier hand-over of unknown outcome.
+     * Records a hold Redis granted ({@link HoldGrant}). Its lease counts from when the request that
+     * got it was sent, or from an earlier hand-over of unknown outcome.
      *
      * @param sentAt when the request that got it was sent, on the lease keeper's clock
-     * @throws LockException         if the replicas did not confirm it; it is released again
-     * @throws IllegalStateException if the manager closed meanwhile; it is released again
      */
     private Hold grant(long fencingToken, long sentAt) {
         long since = uncertainSince == HandOver.NONE ? sentAt : Math.min(sentAt, uncertainSince);
-        Hold hold = new Hold(lock.name(), lock.description(), lock.keys().holdKeys(), owner, lock.kind().holdField(owner),
-                lock.kind().expiryField(owner), fencingToken, lease, watchdog, since);
-        awaitReplicas(hold);
-        hold.observe(context.observer().holdStarted(lock.label(), fencingToken));
-        if (!context.leases().granted(hold)) {
-            dropOwnHoldNow();
-            hold.observeEnd();
-            context.state().checkOpen();
-            throw new IllegalStateException("The " + lock.description() + " was granted while its manager closed");
-        }
-        granted = hold;
-        return hold;
-    }
-
-    private void awaitReplicas(Hold hold) {
-        int wanted = context.settings().syncReplicas();
-        if (wanted == 0) {
-            return;
-        }
-        long timeout = context.settings().syncTimeout().toMillis();
-        long acknowledged;
-        try {
-            acknowledged = context.replies().await(context.store().awaitReplicas(lock.keys().lock(), wanted, timeout),
-                    "Waiting for replicas to copy ", lock.description());
-        } catch (LockException e) {
-            dropOwnHoldNow();
-            throw e;
-        }
-        if (acknowledged < wanted) {
-            dropOwnHoldNow();
-            throw new LockException(hold.name(), "The " + lock.description() + " was acquired on the master but only "
-                    + acknowledged + " of " + wanted + " replica(s) confirmed it within " + timeout + " ms, so it was"
-                    + " released again. Check the replicas, or lower locksmith.redis.sync-replicas / raise sync-timeout.",
-                    null);
-        }
-    }
-
-    private ScriptCall dropOwnHold() {
-        return HoldCalls.releaseAll(lock.keys().holdKeys(), lock.kind().holdField(owner), lock.kind().expiryField(owner));
-    }
-
-    /**
-     * Drops this owner's hold without waiting for the answer: used where an acquisition failed in
-     * a way that leaves open whether Redis applied it. Sent on the same connection after the
-     * acquisition, so Redis runs it after that acquisition.
-     */
-    private void dropOwnHoldNow() {
-        try {
-            // By text: a NOSCRIPT retry of it would run after this owner's next attempt and undo that one.
-            context.store().everywhere(dropOwnHold().withText()).whenComplete((released, failure) -> {
-                if (failure != null) {
-                    LOG.log(Level.WARNING, "Could not clean up an uncertain acquisition of the " + lock.description()
-                            + "; it expires with its lease", failure);
-                }
-            });
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "Could not clean up an uncertain acquisition of the " + lock.description()
-                    + "; it expires with its lease", e);
-        }
+        granted = grants.record(fencingToken, since);
+        return granted;
     }
 
     /**

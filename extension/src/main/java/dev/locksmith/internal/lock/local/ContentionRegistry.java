@@ -88,7 +88,7 @@ public final class ContentionRegistry {
                 return existing;
             }
             existing.ring().declineHeardOffer();
-            CompletionStage<Void> stopped = existing.stopListening();
+            CompletionStage<Void> stopped = existing.subscriptions().stop();
             if (!state.isOpen()) {
                 ended.add(new Ended(existing.keys(), stopped.toCompletableFuture()));
             }
@@ -140,7 +140,7 @@ public final class ContentionRegistry {
                 return existing; // used meanwhile: idle since its latest leave, the end comes that much later
             }
             existing.ring().declineHeardOffer();
-            existing.stopListening();
+            existing.subscriptions().stop();
             return null;
         }));
     }
@@ -214,7 +214,7 @@ public final class ContentionRegistry {
         for (String channel : byChannel.keySet()) {
             changing(() -> byChannel.computeIfPresent(channel, (key, existing) -> {
                 existing.ring().declineHeardOffer();
-                known.add(new Ended(existing.keys(), existing.stopListening().toCompletableFuture()));
+                known.add(new Ended(existing.keys(), existing.subscriptions().stop().toCompletableFuture()));
                 return null;
             }));
         }

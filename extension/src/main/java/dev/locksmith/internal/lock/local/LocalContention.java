@@ -6,7 +6,6 @@ import dev.locksmith.internal.lock.ring.OfferDesk;
 import dev.locksmith.internal.lock.ring.ProcessRing;
 import dev.locksmith.internal.redis.ReleaseChannels;
 import dev.locksmith.internal.wire.OfferMessage;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
@@ -60,7 +59,7 @@ public final class LocalContention {
         this.ring = new ProcessRing(mutex, keys, desk, managerId);
         this.offers = new OfferTaking(mutex, line, wakeUps, ring, state, clock, keys);
         this.handOvers = new LineHandOvers(mutex, line, state, clock);
-        this.subscriptions = new LockSubscriptions(keys, managerId);
+        this.subscriptions = new LockSubscriptions(mutex, keys, managerId, this::wake, ring);
     }
 
     public String channel() {
@@ -266,16 +265,10 @@ public final class LocalContention {
     }
 
     /**
-     * @return completes when this process hears releases of the lock, and offers and turns meant
-     *         for it alone
+     * @return the subscriptions by which this process hears of the lock
      */
-    public CompletionStage<Void> listen(ReleaseChannels channels) {
-        mutex.lock();
-        try {
-            return subscriptions.listen(channels, this::wake);
-        } finally {
-            mutex.unlock();
-        }
+    public LockSubscriptions subscriptions() {
+        return subscriptions;
     }
 
     /**
@@ -283,19 +276,6 @@ public final class LocalContention {
      */
     public boolean isListening() {
         return subscriptions.isListening();
-    }
-
-    /**
-     * @return completes when Redis confirmed that this process no longer listens for this lock
-     */
-    public CompletionStage<Void> stopListening() {
-        mutex.lock();
-        try {
-            ring.leave();
-            return subscriptions.stop();
-        } finally {
-            mutex.unlock();
-        }
     }
 
     /**
