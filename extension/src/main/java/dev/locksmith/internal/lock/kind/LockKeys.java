@@ -1,7 +1,7 @@
 package dev.locksmith.internal.lock.kind;
 
 import dev.locksmith.internal.lease.HoldKeys;
-import dev.locksmith.internal.store.LockStore;
+import dev.locksmith.internal.store.StoreTopology;
 
 /**
  * The Redis keys and channel of one lock. All begin with {@code prefix{name}}, so in a cluster
@@ -102,7 +102,7 @@ public record LockKeys(String lock, String fence, String channel, String latchPr
      * @return whether releases are announced on the lock's own shard ({@code spublish}, a cluster)
      */
     public boolean sharded() {
-        return LockStore.SHARDED_PUBLISH.equals(publish);
+        return StoreTopology.SHARDED_PUBLISH.equals(publish);
     }
 
     /**
@@ -115,6 +115,6 @@ public record LockKeys(String lock, String fence, String channel, String latchPr
 
     private static LockKeys at(String base, String fence) {
         return new LockKeys(base, fence, base + ":released", base + ":unlock:", base + ":queue", base + ":waits:",
-                LockStore.PUBLISH);
+                StoreTopology.PUBLISH);
     }
 }
