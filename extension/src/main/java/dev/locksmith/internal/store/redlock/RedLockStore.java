@@ -8,10 +8,8 @@ import dev.locksmith.internal.redis.RedisResources;
 import dev.locksmith.internal.redis.RedisUris;
 import dev.locksmith.internal.redis.ReleaseChannels;
 import dev.locksmith.internal.redis.ScriptCall;
-import dev.locksmith.internal.redis.ScriptRunner;
 import dev.locksmith.internal.store.LockScript;
 import dev.locksmith.internal.store.LockStore;
-import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisURI;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
@@ -24,12 +22,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * The RedLock algorithm: locks live on N independent masters (N odd, at least 3) and a hold
@@ -50,13 +45,13 @@ public final class RedLockStore implements LockStore {
     static final double CLOCK_DRIFT_FACTOR = 0.01;
     private static final long CLOCK_DRIFT_FLOOR_MILLIS = 2;
     private static final Logger LOG = System.getLogger(RedLockStore.class.getName());
-    private static final Throwable NOT_CONNECTED = new RedisConnectionException("not connected yet");
 
     private final List<Master> masters;
     private final int majority;
     private final long nodeTimeoutMillis;
     private final ReleaseChannels channels;
     private final String description;
+    private final MasterVote votes;
     private final List<MasterRejoin> rejoins = new CopyOnWriteArrayList<>();
     private final Duration connectPatience;
     private volatile boolean closed;
@@ -69,6 +64,7 @@ public final class RedLockStore implements LockStore {
         this.channels = new ReleaseChannels(masters.stream().filter(Master::isConnected)
                 .map(master -> master.endpoint.pubSub()).toList(), majority, false);
         this.description = description;
+        this.votes = new MasterVote(this.masters, majority, nodeTimeoutMillis);
         this.connectPatience = commandTimeout.plusSeconds(1);
     }
 
@@ -125,9 +121,9 @@ public final class RedLockStore implements LockStore {
     @Override
     public CompletionStage<List<Long>> acquire(ScriptCall acquisition, ScriptCall undo, long leaseMillis) {
         long started = System.nanoTime();
-        return askAllReplies(scripts -> acquisition.<List<Long>>runOn(scripts)).thenCompose(replies -> {
-            refusedByMajority(replies, "acquire");
-            List<List<Long>> answers = replies.stream().map(Reply::value).toList();
+        return votes.askAllReplies(scripts -> acquisition.<List<Long>>runOn(scripts)).thenCompose(replies -> {
+            votes.refusedByMajority(replies, "acquire");
+            List<List<Long>> answers = replies.stream().map(MasterReply::value).toList();
             long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
             long drift = (long) (leaseMillis * CLOCK_DRIFT_FACTOR) + CLOCK_DRIFT_FLOOR_MILLIS;
             List<Integer> granted = new ArrayList<>();
@@ -163,7 +159,7 @@ public final class RedLockStore implements LockStore {
     public CompletionStage<Void> publishToken(String fenceKey, long token, long lifetimeMillis) {
         ScriptCall raise = LockScript.integer("raise-fence", new String[] {fenceKey}, Long.toString(token),
                 Long.toString(lifetimeMillis));
-        return askAll(scripts -> raise.<Long>runOn(scripts)).thenApply(answers -> {
+        return votes.askAll(scripts -> raise.<Long>runOn(scripts)).thenApply(answers -> {
             long told = answers.stream().filter(Objects::nonNull).count();
             if (told < majority) {
                 throw new LockException("Only " + told + " of " + masters.size() + " RedLock masters learned fencing"
@@ -191,8 +187,8 @@ public final class RedLockStore implements LockStore {
 
     @Override
     public CompletionStage<Long> update(ScriptCall call, long lostAnswer) {
-        return askAll(scripts -> call.<Long>runOn(scripts)).thenApply(answers -> {
-            Long agreed = agreed(answers.stream().filter(answer -> answer != null && answer != lostAnswer).toList(),
+        return votes.askAll(scripts -> call.<Long>runOn(scripts)).thenApply(answers -> {
+            Long agreed = votes.agreed(answers.stream().filter(answer -> answer != null && answer != lostAnswer).toList(),
                     answer -> answer);
             return agreed == null ? lostAnswer : agreed;
         });
@@ -200,7 +196,7 @@ public final class RedLockStore implements LockStore {
 
     @Override
     public CompletionStage<List<Long>> renew(ScriptCall call) {
-        return askAll(scripts -> call.<List<Long>>runOn(scripts)).thenApply(answers -> {
+        return votes.askAll(scripts -> call.<List<Long>>runOn(scripts)).thenApply(answers -> {
             List<Long> renewed = new ArrayList<>();
             for (int key = 0; key < call.keys().length; key++) {
                 int index = key;
@@ -213,7 +209,7 @@ public final class RedLockStore implements LockStore {
 
     @Override
     public CompletionStage<Long> everywhere(ScriptCall call) {
-        return askAll(scripts -> call.<Long>runOn(scripts)).thenApply(answers -> {
+        return votes.askAll(scripts -> call.<Long>runOn(scripts)).thenApply(answers -> {
             if (answers.stream().allMatch(Objects::isNull)) {
                 throw new LockException("No RedLock master answered the " + call.args()[0] + " operation ("
                         + description + ")");
@@ -224,7 +220,7 @@ public final class RedLockStore implements LockStore {
 
     @Override
     public CompletionStage<List<String>> askEveryNode(ScriptCall call) {
-        return askAllReplies(scripts -> call.<List<String>>runOn(scripts)).thenApply(replies -> {
+        return votes.askAllReplies(scripts -> call.<List<String>>runOn(scripts)).thenApply(replies -> {
             if (replies.stream().allMatch(reply -> reply.value() == null)) {
                 Throwable failure = replies.get(0).failure();
                 throw new LockException("No RedLock master answered (" + description + "): "
@@ -237,22 +233,22 @@ public final class RedLockStore implements LockStore {
 
     @Override
     public CompletionStage<String> value(String key) {
-        return askAllCommands(master -> master.endpoint.commands().get(key))
-                .thenApply(answers -> agreed(answers, value -> value.split("\\|", 2)[0]));
+        return votes.askAllCommands(master -> master.endpoint.commands().get(key))
+                .thenApply(answers -> votes.agreed(answers, value -> value.split("\\|", 2)[0]));
     }
 
     @Override
     public CompletionStage<List<String>> hashFields(String key) {
-        return askAllCommands(master -> master.endpoint.commands().hkeys(key)).thenApply(answers -> {
-            Map<String, Integer> votes = new HashMap<>();
-            answers.stream().filter(Objects::nonNull).flatMap(List::stream).forEach(field -> votes.merge(field, 1, Integer::sum));
-            return votes.entrySet().stream().filter(vote -> vote.getValue() >= majority).map(Map.Entry::getKey).toList();
+        return votes.askAllCommands(master -> master.endpoint.commands().hkeys(key)).thenApply(answers -> {
+            Map<String, Integer> fieldVotes = new HashMap<>();
+            answers.stream().filter(Objects::nonNull).flatMap(List::stream).forEach(field -> fieldVotes.merge(field, 1, Integer::sum));
+            return fieldVotes.entrySet().stream().filter(vote -> vote.getValue() >= majority).map(Map.Entry::getKey).toList();
         });
     }
 
     @Override
     public CompletionStage<Long> timeToLive(String key) {
-        return askAllCommands(master -> master.endpoint.commands().pttl(key)).thenApply(answers -> {
+        return votes.askAllCommands(master -> master.endpoint.commands().pttl(key)).thenApply(answers -> {
             // A hold lasts while a majority keeps it: the majority-th longest time to live.
             List<Long> known = answers.stream().filter(Objects::nonNull).sorted(Comparator.reverseOrder()).toList();
             return known.size() >= majority ? known.get(majority - 1) : -2L;
@@ -266,7 +262,7 @@ public final class RedLockStore implements LockStore {
 
     @Override
     public CompletionStage<Void> ping() {
-        return askAllCommands(master -> master.endpoint.commands().ping()).thenApply(answers -> {
+        return votes.askAllCommands(master -> master.endpoint.commands().ping()).thenApply(answers -> {
             long answered = answers.stream().filter(Objects::nonNull).count();
             if (answered < majority) {
                 throw new LockException("Only " + answered + " of " + masters.size() + " RedLock masters answer; "
@@ -274,61 +270,6 @@ public final class RedLockStore implements LockStore {
             }
             return null;
         });
-    }
-
-    private <T> CompletionStage<List<T>> askAll(Function<ScriptRunner, CompletionStage<T>> request) {
-        return askAllReplies(request).thenApply(replies -> replies.stream().map(Reply::value).toList());
-    }
-
-    private <T> CompletionStage<List<Reply<T>>> askAllReplies(Function<ScriptRunner, CompletionStage<T>> request) {
-        return collect(masters.stream().map(master -> master.ask(request, nodeTimeoutMillis)).toList());
-    }
-
-    /**
-     * Fails when so many masters refused the request itself (a missing permission, a wrong key
-     * type) that no majority can grant it: asking again would only meet the same refusal.
-     */
-    private <T> void refusedByMajority(List<Reply<T>> replies, String operation) {
-        List<Throwable> refusals = replies.stream().map(Reply::failure)
-                .filter(failure -> failure != null && !RedisErrors.isTransient(failure)).toList();
-        if (refusals.size() > masters.size() - majority) {
-            throw new LockException("The " + operation + " operation was refused by " + refusals.size() + " of "
-                    + masters.size() + " RedLock masters: " + RedisErrors.describe(refusals.get(0)), refusals.get(0));
-        }
-    }
-
-    private <T> CompletionStage<List<T>> askAllCommands(Function<Master, CompletionStage<T>> request) {
-        return collect(masters.stream().map(master -> master.command(request, nodeTimeoutMillis)).toList())
-                .thenApply(replies -> replies.stream().map(Reply::value).toList());
-    }
-
-    /**
-     * Waits for every master's reply; one that failed, did not answer within the node timeout,
-     * or is not connected has no value.
-     */
-    private static <T> CompletionStage<List<Reply<T>>> collect(List<CompletableFuture<Reply<T>>> pending) {
-        return CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
-                .thenApply(done -> pending.stream().map(CompletableFuture::join).toList());
-    }
-
-    /**
-     * One master's reply: a value, or why there is none.
-     */
-    private record Reply<T>(T value, Throwable failure) {
-    }
-
-    /**
-     * @param identity what makes two answers the same answer
-     * @return an answer a majority of masters agree on, or null
-     */
-    private <T> T agreed(List<T> answers, Function<T, Object> identity) {
-        Map<Object, Integer> votes = new HashMap<>();
-        for (T answer : answers) {
-            if (answer != null && votes.merge(identity.apply(answer), 1, Integer::sum) >= majority) {
-                return answer;
-            }
-        }
-        return null;
     }
 
     @Override
@@ -362,73 +303,5 @@ public final class RedLockStore implements LockStore {
     /** Closes the connected masters together, so that closing waits once, not once per master. */
     private static void closeAll(List<Master> masters) {
         RedisEndpoint.closeAll(masters.stream().map(master -> master.endpoint).filter(Objects::nonNull).toList());
-    }
-
-    /**
-     * One master: connected now, or not yet.
-     */
-    private static final class Master {
-        private final RedisResources resources;
-        private final RedisURI uri;
-        private final Duration commandTimeout;
-        private final String name;
-        private volatile RedisEndpoint endpoint;
-        private volatile ScriptRunner scripts;
-
-        Master(RedisResources resources, RedisURI uri, Duration commandTimeout, String name) {
-            this.resources = resources;
-            this.uri = uri;
-            this.commandTimeout = commandTimeout;
-            this.name = name;
-        }
-
-        void connect() {
-            RedisEndpoint connected = RedisEndpoint.connect(resources, RedisMode.STANDALONE, List.of(uri),
-                    commandTimeout, name);
-            scripts = new ScriptRunner(connected.commands());
-            endpoint = connected;
-        }
-
-        boolean isConnected() {
-            return endpoint != null;
-        }
-
-        <T> CompletableFuture<Reply<T>> ask(Function<ScriptRunner, CompletionStage<T>> request, long timeoutMillis) {
-            ScriptRunner runner = scripts;
-            if (runner == null) {
-                return CompletableFuture.completedFuture(new Reply<>(null, NOT_CONNECTED));
-            }
-            return bounded(() -> request.apply(runner), timeoutMillis);
-        }
-
-        <T> CompletableFuture<Reply<T>> command(Function<Master, CompletionStage<T>> request, long timeoutMillis) {
-            if (endpoint == null) {
-                return CompletableFuture.completedFuture(new Reply<>(null, NOT_CONNECTED));
-            }
-            return bounded(() -> request.apply(this), timeoutMillis);
-        }
-
-        private static <T> CompletableFuture<Reply<T>> bounded(Supplier<CompletionStage<T>> request,
-                                                               long timeoutMillis) {
-            CompletableFuture<T> answer;
-            try {
-                answer = request.get().toCompletableFuture();
-            } catch (RuntimeException e) {
-                answer = CompletableFuture.failedFuture(e);
-            }
-            return answer.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
-                    .handle((value, failure) -> new Reply<>(value, unwrap(failure)));
-        }
-
-        private static Throwable unwrap(Throwable failure) {
-            return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-        }
-
-        void close() {
-            RedisEndpoint connected = endpoint;
-            if (connected != null) {
-                connected.close();
-            }
-        }
     }
 }
