@@ -26,24 +26,27 @@ class ExclusiveKind extends LockKind {
 
     @Override
     ScriptCall acquisition(LockKeys keys, AcquireRequest request) {
-        return LockScript.list("acquire", new String[] {keys.lock(), keys.fence()}, request.owner(),
-                Long.toString(request.leaseMillis()), Long.toString(request.sinceMillis()), request.threadName(),
-                Long.toString(request.counterLifetimeMillis()), request.joinsRing() ? "1" : "");
+        return LockScript.call("acquire").key("lock", keys.lock()).key("fence", keys.fence())
+                .arg("owner", request.owner()).arg("lease", request.leaseMillis()).arg("since", request.sinceMillis())
+                .arg("thread", request.threadName()).arg("fence-life", request.counterLifetimeMillis())
+                .flag("join-ring", request.joinsRing()).list();
     }
 
     @Override
     ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis, RingRelease offer) {
-        return LockScript.integer("release", new String[] {keys.lock(), keys.channel(), keys.latch(owner)}, owner,
-                Long.toString(latchMillis), keys.publish(), requestId,
-                offer.offers() ? Long.toString(offer.reserveMillis()) : "", offer.staysInRing() ? "1" : "",
-                Long.toString(System.currentTimeMillis()));
+        return LockScript.call("release").key("lock", keys.lock()).key("channel", keys.channel())
+                .key("latch", keys.latch(owner)).arg("owner", owner).arg("latch-life", latchMillis)
+                .arg("publish", keys.publish()).arg("request", requestId)
+                .arg("reserve", offer.offers() ? Long.toString(offer.reserveMillis()) : "")
+                .flag("stay-in-ring", offer.staysInRing()).arg("now", System.currentTimeMillis()).integer();
     }
 
     @Override
     final ScriptCall keep(LockKeys keys, String owner, String requestId, long latchMillis, long keepMillis) {
-        return LockScript.integer("keep", new String[] {keys.lock(), keys.channel(), keys.latch(owner), keys.queue(),
-                keys.placePrefix()}, owner,
-                Long.toString(latchMillis), Long.toString(keepMillis), requestId, keys.publish());
+        return LockScript.call("keep").key("lock", keys.lock()).key("channel", keys.channel())
+                .key("latch", keys.latch(owner)).key("queue", keys.queue()).key("places", keys.placePrefix())
+                .arg("owner", owner).arg("latch-life", latchMillis).arg("keep", keepMillis).arg("request", requestId)
+                .arg("publish", keys.publish()).integer();
     }
 
     @Override
@@ -63,16 +66,17 @@ class ExclusiveKind extends LockKind {
 
     @Override
     ScriptCall handOver(LockKeys keys, String owner, AcquireRequest taker, String requestId, long latchMillis) {
-        return LockScript.integer("hand-over", new String[] {keys.lock(), keys.fence(), keys.latch(owner)}, owner,
-                taker.owner(), Long.toString(taker.leaseMillis()), Long.toString(taker.sinceMillis()),
-                taker.threadName(), Long.toString(taker.counterLifetimeMillis()), Long.toString(latchMillis),
-                requestId);
+        return LockScript.call("hand-over").key("lock", keys.lock()).key("fence", keys.fence())
+                .key("latch", keys.latch(owner)).arg("owner", owner).arg("taker", taker.owner())
+                .arg("taker-lease", taker.leaseMillis()).arg("taker-since", taker.sinceMillis())
+                .arg("taker-thread", taker.threadName()).arg("fence-life", taker.counterLifetimeMillis())
+                .arg("latch-life", latchMillis).arg("request", requestId).integer();
     }
 
     @Override
     final ScriptCall holdCount(LockKeys keys, String owner, int count, long leaseMillis) {
-        return LockScript.integer("hold-count", new String[] {keys.lock()}, owner, Integer.toString(count),
-                leaseMillis > 0 ? Long.toString(leaseMillis) : "");
+        return LockScript.call("hold-count").key("lock", keys.lock()).arg("owner", owner).arg("count", count)
+                .arg("lease", leaseMillis > 0 ? Long.toString(leaseMillis) : "").integer();
     }
 
     @Override

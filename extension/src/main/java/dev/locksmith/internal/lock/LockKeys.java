@@ -99,13 +99,6 @@ public record LockKeys(String lock, String fence, String channel, String latchPr
     }
 
     /**
-     * @return whether releases are announced on the lock's own shard ({@code spublish}, a cluster)
-     */
-    public boolean sharded() {
-        return LockStore.SHARDED_PUBLISH.equals(publish);
-    }
-
-    /**
      * @param command {@code publish} or {@code spublish}
      * @return the same keys, announcing releases with that command
      */

@@ -45,9 +45,10 @@ final class ReadWriteKind extends LockKind {
 
     @Override
     ScriptCall acquisition(LockKeys keys, AcquireRequest request) {
-        return LockScript.list(read ? "acquire-read" : "acquire-write", new String[] {keys.lock(), keys.fence()},
-                request.owner(), Long.toString(request.leaseMillis()), Long.toString(request.counterLifetimeMillis()),
-                Long.toString(request.sinceMillis()), request.threadName(), request.joinsRing() ? "1" : "");
+        return LockScript.call(read ? "acquire-read" : "acquire-write").key("lock", keys.lock())
+                .key("fence", keys.fence()).arg("owner", request.owner()).arg("lease", request.leaseMillis())
+                .arg("fence-life", request.counterLifetimeMillis()).arg("since", request.sinceMillis())
+                .arg("thread", request.threadName()).flag("join-ring", request.joinsRing()).list();
     }
 
     /**
@@ -57,10 +58,11 @@ final class ReadWriteKind extends LockKind {
      */
     @Override
     ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis, RingRelease offer) {
-        return LockScript.integer(read ? "release-read" : "release-write",
-                new String[] {keys.lock(), keys.channel(), keys.latch(owner)}, owner, Long.toString(latchMillis),
-                keys.publish(), requestId, offer.offers() ? "1" : "", !read && offer.staysInRing() ? "1" : "",
-                Long.toString(System.currentTimeMillis()));
+        return LockScript.call(read ? "release-read" : "release-write").key("lock", keys.lock())
+                .key("channel", keys.channel()).key("latch", keys.latch(owner)).arg("owner", owner)
+                .arg("latch-life", latchMillis).arg("publish", keys.publish()).arg("request", requestId)
+                .flag("offers", offer.offers()).flag("stay-in-ring", !read && offer.staysInRing())
+                .arg("now", System.currentTimeMillis()).integer();
     }
 
     /**
@@ -77,15 +79,16 @@ final class ReadWriteKind extends LockKind {
         if (leaseMillis <= 0) {
             return null;
         }
-        return LockScript.integer("rw-hold", new String[] {keys.lock()}, holdField(owner), expiryField(owner),
-                Long.toString(leaseMillis));
+        return LockScript.call("rw-hold").key("lock", keys.lock()).arg("hold", holdField(owner))
+                .arg("expiry", expiryField(owner)).arg("lease", leaseMillis).integer();
     }
 
     @Override
     ScriptCall giveUp(LockKeys keys, String owner) {
         // A reader leaves no trace while it waits; a writer leaves its waiting mark.
         return read ? null
-                : LockScript.integer("give-up-write", new String[] {keys.lock(), keys.channel()}, owner, keys.publish());
+                : LockScript.call("give-up-write").key("lock", keys.lock()).key("channel", keys.channel())
+                        .arg("owner", owner).arg("publish", keys.publish()).integer();
     }
 
     @Override

@@ -43,9 +43,10 @@ final class LockInspection {
     LockInfo describe(String name) {
         LockKeys keys = LockKeys.of(keyPrefix, name);
         boolean sharded = store.sharded();
-        List<String> lines = replies.await(store.askEveryNode(LockScript.list("inspect",
-                new String[] {keys.lock(), keys.readWrite().lock(), keys.queue(), keys.lastRun()}, keys.channel(),
-                sharded ? "sharded" : "", keys.readWrite().channel())), "Describing lock '" + name + "'");
+        List<String> lines = replies.await(store.askEveryNode(LockScript.call("inspect").key("lock", keys.lock())
+                .key("rw-lock", keys.readWrite().lock()).key("queue", keys.queue()).key("last-run", keys.lastRun())
+                .arg("channel", keys.channel()).arg("sharded", sharded ? "sharded" : "")
+                .arg("rw-channel", keys.readWrite().channel()).list()), "Describing lock '" + name + "'");
         // With RedLock every master answers; the same holder seen on several counts once.
         Map<String, InspectedLine> holders = new LinkedHashMap<>();
         int queued = 0;
@@ -98,8 +99,8 @@ final class LockInspection {
      */
     JobInfo describeJob(String job) {
         LockKeys keys = LockKeys.of(keyPrefix, job);
-        List<String> records = replies.await(store.askEveryNode(LockScript.list("recent-runs",
-                new String[] {keys.recentRuns()})), "Describing job '" + job + "'");
+        List<String> records = replies.await(store.askEveryNode(LockScript.call("recent-runs")
+                .key("runs", keys.recentRuns()).list()), "Describing job '" + job + "'");
         // With RedLock every master answers; a run that several remember counts once.
         Map<String, LastRun> runs = new LinkedHashMap<>();
         for (String record : records) {
