@@ -3,6 +3,7 @@ package dev.locksmith.internal.lock;
 import dev.locksmith.internal.redis.ScriptCall;
 import dev.locksmith.internal.store.LockScript;
 import dev.locksmith.internal.store.LockStore;
+import dev.locksmith.internal.wire.ExclusiveValue;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -81,14 +82,14 @@ class ExclusiveKind extends LockKind {
 
     @Override
     final CompletionStage<Boolean> isLocked(LockStore store, LockKeys keys) {
-        // 'r': nobody holds it; it is offered to a waiting process.
-        return store.value(keys.lock()).thenApply(value -> value != null && value.charAt(0) != 'r');
+        // A value of a form this version cannot read (another version wrote it) is someone's.
+        return store.value(keys.lock()).thenApply(value -> value != null
+                && ExclusiveValue.parse(value).map(ExclusiveValue::taken).orElse(true));
     }
 
     @Override
     final CompletionStage<Boolean> isHeldBy(LockStore store, LockKeys keys, String owner) {
-        // 'k': kept after its holder's last release until its minimum hold passed; nobody's.
-        return store.value(keys.lock()).thenApply(value -> value != null && value.charAt(0) != 'k'
-                && value.startsWith(owner + "|", 1));
+        return store.value(keys.lock()).thenApply(value -> value != null
+                && ExclusiveValue.parse(value).filter(held -> held.heldBy(owner)).isPresent());
     }
 }

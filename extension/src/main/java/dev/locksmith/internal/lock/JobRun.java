@@ -1,6 +1,7 @@
 package dev.locksmith.internal.lock;
 
 import dev.locksmith.LastRun;
+import dev.locksmith.internal.wire.RunRecordFormat;
 import java.time.Duration;
 import java.time.Instant;
 

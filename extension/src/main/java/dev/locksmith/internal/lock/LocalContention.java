@@ -1,6 +1,7 @@
 package dev.locksmith.internal.lock;
 
 import dev.locksmith.internal.redis.ReleaseChannels;
+import dev.locksmith.internal.wire.OfferMessage;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.ArrayDeque;

@@ -4,6 +4,7 @@ import dev.locksmith.internal.lease.ScheduledTasks;
 import dev.locksmith.internal.redis.ScriptCall;
 import dev.locksmith.internal.store.LockScript;
 import dev.locksmith.internal.store.LockStore;
+import dev.locksmith.internal.wire.OfferMessage;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;

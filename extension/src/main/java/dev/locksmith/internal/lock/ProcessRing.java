@@ -1,5 +1,6 @@
 package dev.locksmith.internal.lock;
 
+import dev.locksmith.internal.wire.OfferMessage;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 

@@ -4,6 +4,8 @@ import dev.locksmith.internal.lease.LeaseKeeper;
 import dev.locksmith.internal.redis.ScriptCall;
 import dev.locksmith.internal.store.LockScript;
 import dev.locksmith.internal.store.LockStore;
+import dev.locksmith.internal.wire.ReadWriteField;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -16,11 +18,9 @@ final class ReadWriteKind extends LockKind {
     static final ReadWriteKind WRITE = new ReadWriteKind(false);
 
     private final boolean read;
-    private final String fieldPrefix;
 
     private ReadWriteKind(boolean read) {
         this.read = read;
-        this.fieldPrefix = read ? "r:" : "w:";
     }
 
     @Override
@@ -35,12 +35,12 @@ final class ReadWriteKind extends LockKind {
 
     @Override
     String holdField(String owner) {
-        return fieldPrefix + owner;
+        return ReadWriteField.hold(read, owner).text();
     }
 
     @Override
     String expiryField(String owner) {
-        return "e:" + owner;
+        return ReadWriteField.expiry(owner).text();
     }
 
     @Override
@@ -98,7 +98,9 @@ final class ReadWriteKind extends LockKind {
 
     @Override
     CompletionStage<Boolean> isLocked(LockStore store, LockKeys keys) {
-        return store.hashFields(keys.lock()).thenApply(fields -> fields.stream().anyMatch(f -> f.startsWith(fieldPrefix)));
+        ReadWriteField.Kind side = ReadWriteField.hold(read, "").kind();
+        return store.hashFields(keys.lock()).thenApply(fields -> fields.stream().map(ReadWriteField::parse)
+                .flatMap(Optional::stream).anyMatch(field -> field.kind() == side));
     }
 
     @Override

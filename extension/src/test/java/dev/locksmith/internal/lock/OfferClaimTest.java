@@ -3,6 +3,7 @@ package dev.locksmith.internal.lock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.locksmith.internal.wire.OfferMessage;
 import dev.locksmith.testing.Await;
 import java.time.Duration;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.locksmith.internal.lock;
+package dev.locksmith.internal.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.locksmith.internal.lock;
+package dev.locksmith.internal.wire;
 
 import java.util.Optional;
 
@@ -12,16 +12,16 @@ import java.util.Optional;
  * @param token  the fencing token of the hold whose release made the offer
  * @param number how often the offer was passed on since
  */
-record OfferMessage(long token, long number) {
+public record OfferMessage(long token, long number) {
     /** The start of every offer this version writes and reads, its format included. */
-    static final String PREFIX = "o2|";
+    public static final String PREFIX = "o2|";
 
     /**
      * @param message a message heard on the process's own channel
      * @return whether it is an offer, of this format or another: an {@code o} and no owner id
      *         (a manager id may begin with {@code o}, but an owner id always holds a {@code :})
      */
-    static boolean isOffer(String message) {
+    public static boolean isOffer(String message) {
         return message.startsWith("o") && message.indexOf(':') < 0;
     }
 
@@ -29,7 +29,7 @@ record OfferMessage(long token, long number) {
      * @param message an offer ({@link #isOffer})
      * @return the offer, or empty when it is not of this format (another version wrote it)
      */
-    static Optional<OfferMessage> parse(String message) {
+    public static Optional<OfferMessage> parse(String message) {
         if (!message.startsWith(PREFIX)) {
             return Optional.empty();
         }
@@ -45,7 +45,7 @@ record OfferMessage(long token, long number) {
     /**
      * @return the message as {@code offer_message} in {@code common.lua} writes it
      */
-    String text() {
+    public String text() {
         return PREFIX + token + "|" + number;
     }
 }
