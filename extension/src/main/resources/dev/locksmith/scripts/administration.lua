@@ -15,9 +15,12 @@ end
 -- after a failure halfway (or a resent request) finds its record in the list already and does
 -- not push it twice, and never puts an older run over a newer one as the latest (the record
 -- begins with the run's start and holds its fencing token, so two runs never write the same one).
--- KEYS[1] the job's last-run key, KEYS[2] the job's list of recent runs
--- ARGV[1] '<started ms>|<took ms>|<outcome>|<fencing token>|<error class or empty>|<thread>|<lock>|<slot ms or empty>|<process>',
--- ARGV[2] their lifetime ms, ARGV[3] how many recent runs to keep
+-- KEYS[1] last-run: the job's last-run key
+-- KEYS[2] runs: the job's list of recent runs
+-- ARGV[1] record: the run, '<started ms>|<took ms>|<outcome>|<fencing token>|<error class or
+--     empty>|<thread>|<lock>|<slot ms or empty>|<process>'
+-- ARGV[2] lifetime: their lifetime, ms
+-- ARGV[3] recent: how many recent runs to keep
 -- returns 1
 ops['last-run'] = function()
     local started = run_started(ARGV[1])
@@ -42,7 +45,7 @@ end
 
 -- recent-runs: the short list of a job's recent runs, newest first, for describeJob; nothing is
 -- written.
--- KEYS[1] the job's list of recent runs
+-- KEYS[1] runs: the job's list of recent runs
 -- returns the records, each as last-run writes it
 ops['recent-runs'] = function()
     return redis.call('lrange', KEYS[1], 0, -1)
@@ -50,8 +53,9 @@ end
 
 -- raise-fence: raises a fencing counter to at least a token handed out elsewhere (RedLock: every
 -- master learns the largest token, so any later majority includes a master that knows it).
--- KEYS[1] fencing counter
--- ARGV[1] token, ARGV[2] counter lifetime ms
+-- KEYS[1] fence: the fencing counter
+-- ARGV[1] token: the token to raise it to
+-- ARGV[2] fence-life: the fencing counter's lifetime, ms
 -- returns the counter's value afterwards
 ops['raise-fence'] = function()
     local current = tonumber(redis.call('get', KEYS[1]) or '0')
@@ -65,10 +69,16 @@ end
 
 -- access: which commands Locksmith sends (from its scripts and directly) this user may not run
 -- on Locksmith's keys and channels; nothing is written.
--- KEYS[1] a lock, KEYS[2] its fencing counter, KEYS[3] its read/write hash, KEYS[4] its fair
--- queue, KEYS[5] a fair waiter's place, KEYS[6] a release latch, KEYS[7] a job's list of recent runs
--- ARGV[1] its release channel, ARGV[2] 'sharded' in a cluster, else '', ARGV[3] '1' when
--- acquisitions wait for replicas, else ''
+-- KEYS[1] lock: a lock
+-- KEYS[2] fence: its fencing counter
+-- KEYS[3] rw-lock: its read/write hash
+-- KEYS[4] queue: its fair queue
+-- KEYS[5] place: a fair waiter's place
+-- KEYS[6] latch: a release latch
+-- KEYS[7] runs: a job's list of recent runs
+-- ARGV[1] channel: its release channel
+-- ARGV[2] sharded: 'sharded' in a cluster, else ''
+-- ARGV[3] replicas: '1' when acquisitions wait for replicas, else ''
 -- returns the refused commands, each as 'command key-or-channel'
 ops.access = function()
     if redis.acl_check_cmd == nil then
@@ -112,8 +122,9 @@ end
 
 -- manager: publishes (or, with an empty description, withdraws) how a manager describes itself to
 -- other processes: host, process id, application; LockManager.describe shows it for each holder.
--- KEYS[1] the manager's key
--- ARGV[1] the description or '', ARGV[2] its lifetime ms
+-- KEYS[1] manager: the manager's key
+-- ARGV[1] description: the description, or '' to withdraw it
+-- ARGV[2] lifetime: its lifetime, ms
 -- returns 1
 ops.manager = function()
     if ARGV[1] == '' then
@@ -126,10 +137,13 @@ end
 
 -- inspect: who holds a lock of any kind and how many wait, for LockManager.describe; nothing is
 -- written.
--- KEYS[1] the exclusive lock, KEYS[2] its read/write hash, KEYS[3] its fair queue, KEYS[4] its
--- last-run record
--- ARGV[1] its release channel, ARGV[2] 'sharded' in a cluster, else '', ARGV[3] its read/write
--- lock's release channel
+-- KEYS[1] lock: the exclusive lock
+-- KEYS[2] rw-lock: its read/write hash
+-- KEYS[3] queue: its fair queue
+-- KEYS[4] last-run: its last-run record
+-- ARGV[1] channel: its release channel
+-- ARGV[2] sharded: 'sharded' in a cluster, else ''
+-- ARGV[3] rw-channel: its read/write lock's release channel
 -- returns lines 'holder|<mode>|<owner>|<fencing token>|<hold count>|<since ms>|<lease left ms>|<thread>'
 -- (mode exclusive, fair, kept, read or write; hold count 0 when Redis does not keep it),
 -- 'offer|<mode>|<manager id>:|<offer number>|<offered ms>|<reservation left ms>' for a lock nobody

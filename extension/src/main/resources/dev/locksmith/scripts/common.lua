@@ -4,7 +4,14 @@
 -- reads the six files in that order, this one first, cuts them into their top-level definitions
 -- and gives each operation, as a script of its own, the helpers it uses, because Redis runs a
 -- script's whole top level on every call. A helper uses only helpers defined above it, in its own
--- file or an earlier one. Each operation's header names its KEYS and ARGV.
+-- file or an earlier one. Each operation's header names its KEYS and ARGV, one line each, in order:
+-- '-- KEYS[1] lock: what it is' or '-- ARGV[2] lease: what it means' (a name of lower-case words
+-- joined by '-', then what the value is; a longer explanation goes on on lines indented further).
+-- A value repeated once per key of a variable number of KEYS is written KEYS[i], or ARGV[2i] and
+-- ARGV[2i+1] for two per key. LockScriptSource reads these lines as the operation's signature,
+-- and every call built in Java names each value it passes, so a call that passes a value where
+-- the script expects another is refused before it is sent. Operations defined on consecutive
+-- lines share the header above the first.
 --
 -- Every operation reads and checks what it needs before its first write, and every write is one
 -- a retry may repeat: Redis keeps the writes of a script that fails halfway, so a failure

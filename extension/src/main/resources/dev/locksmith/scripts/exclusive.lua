@@ -42,9 +42,14 @@ end
 -- leaves the counter higher, never lower. A lock offered to the owner's process (mark 'r') is
 -- taken; one held or offered elsewhere is joined: the owner's process enters the ring, if it asks
 -- to (it listens on its own channel by then), and waits to be offered the lock.
--- KEYS[1] lock, KEYS[2] fencing counter
--- ARGV[1] owner, ARGV[2] lease ms, ARGV[3] since ms, ARGV[4] thread name, ARGV[5] counter lifetime ms,
--- ARGV[6] '1' to join the ring when the lock is taken, '' to ask for '*' instead
+-- KEYS[1] lock: the lock
+-- KEYS[2] fence: the fencing counter
+-- ARGV[1] owner: the owner id
+-- ARGV[2] lease: lease ms
+-- ARGV[3] since: since when the owner holds it, ms
+-- ARGV[4] thread: the holding thread's name
+-- ARGV[5] fence-life: the fencing counter's lifetime, ms
+-- ARGV[6] join-ring: '1' to join the ring when the lock is taken, '' to ask for '*' instead
 -- returns {1, fencing token} when acquired, {0, remaining lease ms, 1 when the owner's process is
 -- in the ring} when another owner holds it or it is offered to another process
 function ops.acquire()
@@ -87,9 +92,8 @@ function ops.acquire()
 end
 
 -- What the releases of an exclusive lock (reentrant and fair) share: a resent request gets the
--- answer the first one got; the caller removes the lock of an owner that holds it.
--- KEYS[3] the owner's release latch; ARGV[1] owner, ARGV[2] latch lifetime ms, ARGV[4] this
--- release request's id
+-- answer the first one got; the caller removes the lock of an owner that holds it. It reads the
+-- release's latch (KEYS[3]), owner (ARGV[1]), latch-life (ARGV[2]) and request (ARGV[4]).
 -- current: the lock's value; released: what this request answers when it releases the lock
 -- returns nil when this request releases the lock now, else the answer to give
 local function begin_release(current, released)
@@ -111,10 +115,17 @@ end
 -- hand-off a command); the releaser's process may stay in the ring, at its end, if it
 -- listens too (its threads come back soon, or it has waiters of its own). Otherwise the lock is
 -- deleted, and the waiters that asked for '*' are woken.
--- KEYS[1] lock, KEYS[2] release channel, KEYS[3] the owner's release latch
--- ARGV[1] owner, ARGV[2] latch lifetime ms, ARGV[3] publish command, ARGV[4] request id,
--- ARGV[5] how long an offer keeps the lock for its process, ms, or '' to offer to nobody (RedLock),
--- ARGV[6] '1' to keep the owner's process in the ring, ARGV[7] the releasing process's time, ms
+-- KEYS[1] lock: the lock
+-- KEYS[2] channel: the release channel
+-- KEYS[3] latch: the owner's release latch
+-- ARGV[1] owner: the owner id
+-- ARGV[2] latch-life: the latch's lifetime, ms
+-- ARGV[3] publish: the publish command
+-- ARGV[4] request: this release request's id
+-- ARGV[5] reserve: how long an offer keeps the lock for its process, ms, or '' to offer to nobody
+--     (RedLock)
+-- ARGV[6] stay-in-ring: '1' to keep the owner's process in the ring
+-- ARGV[7] now: the releasing process's time, ms
 -- returns 0 when released, 1 when released and offered to another process, -1 when the owner
 -- held nothing (lost)
 function ops.release()
@@ -160,15 +171,19 @@ end
 -- was not taken within a command timeout (the process offered to died or stopped), and by a
 -- closing process for offers to processes that stopped listening. An offer that was taken, or
 -- passed on meanwhile, is left alone. The offer passed on records when (ARGV[7], the sender's clock).
--- KEYS[1] lock, KEYS[2] release channel
--- ARGV[1] the offer token, or '' for any, ARGV[2] the offer number, or '' for any,
--- ARGV[3] the manager offered to, or '' for any, ARGV[4] publish command,
--- ARGV[5] how long the next offer keeps the lock, ms,
--- ARGV[6] '' to pass it on, or the command counting a channel's listeners (pubsub numsub or
--- shardnumsub) to pass it on only when its process no longer listens, ARGV[7] the sender's time, ms,
--- ARGV[8] '1' to withdraw the offer instead of passing it on: its releaser closes, and an offer
--- passed on now would have nobody to watch it, so the lock is freed and everyone woken to ask
--- (a process about to take the offer finds the lock free and takes it)
+-- KEYS[1] lock: the lock
+-- KEYS[2] channel: the release channel
+-- ARGV[1] token: the offer token, or '' for any
+-- ARGV[2] number: the offer number, or '' for any
+-- ARGV[3] offered-to: the manager offered to, or '' for any
+-- ARGV[4] publish: the publish command
+-- ARGV[5] reserve: how long the next offer keeps the lock, ms
+-- ARGV[6] only-if-gone: '' to pass it on, or the command counting a channel's listeners (pubsub
+--     numsub or shardnumsub) to pass it on only when its process no longer listens
+-- ARGV[7] now: the sender's time, ms
+-- ARGV[8] withdraw: '1' to withdraw the offer instead of passing it on: its releaser closes, and
+--     an offer passed on now would have nobody to watch it, so the lock is freed and everyone
+--     woken to ask (a process about to take the offer finds the lock free and takes it)
 -- returns the number of the offer of that token standing afterwards (one more than ARGV[2] when
 -- this call passed it on), or -1 when there is none (it was taken, withdrawn, or nobody was left)
 ops['pass-offer'] = function()
@@ -201,9 +216,17 @@ end
 -- asked to be woken stay asked (the mark is kept). The owner's release latch keeps the answer,
 -- written last: a script that fails before it leaves the lock either still the owner's (a retry
 -- hands it over) or the taker's (a retry reports the hold gone, and the taker finds its grant).
--- KEYS[1] lock, KEYS[2] fencing counter, KEYS[3] the owner's release latch
--- ARGV[1] owner, ARGV[2] the owner that takes over, ARGV[3] its lease ms, ARGV[4] since ms,
--- ARGV[5] its thread name, ARGV[6] counter lifetime ms, ARGV[7] latch lifetime ms, ARGV[8] request id
+-- KEYS[1] lock: the lock
+-- KEYS[2] fence: the fencing counter
+-- KEYS[3] latch: the owner's release latch
+-- ARGV[1] owner: the owner id
+-- ARGV[2] taker: the owner that takes over
+-- ARGV[3] taker-lease: its lease ms
+-- ARGV[4] taker-since: since when it holds, ms
+-- ARGV[5] taker-thread: its thread name
+-- ARGV[6] fence-life: the fencing counter's lifetime, ms
+-- ARGV[7] latch-life: the latch's lifetime, ms
+-- ARGV[8] request: this request's id
 -- returns the fencing token of the owner that took over, or -1 when the owner held nothing (lost)
 ops['hand-over'] = function()
     local current = redis.call('get', KEYS[1])
@@ -221,8 +244,10 @@ end
 -- hold-count: an owner entered its reentrant or fair hold again, or left one of several; the
 -- lock keeps the new count (for inspection), and its lease grows to at least the given one.
 -- Setting an absolute count makes a resent request harmless.
--- KEYS[1] lock
--- ARGV[1] owner, ARGV[2] the owner's hold count now, ARGV[3] lease ms to keep at least, or ''
+-- KEYS[1] lock: the lock
+-- ARGV[1] owner: the owner id
+-- ARGV[2] count: the owner's hold count now
+-- ARGV[3] lease: lease ms to keep at least, or ''
 -- returns 1 when the owner holds the lock, 0 when its hold is gone (lost)
 ops['hold-count'] = function()
     local current = redis.call('get', KEYS[1])

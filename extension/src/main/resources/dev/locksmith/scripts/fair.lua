@@ -20,10 +20,16 @@ end
 
 -- fair-acquire: first hold of an owner on the fair lock, granted only to the head of the queue
 -- (or to anyone when nobody queues); everyone else joins the queue, or refreshes its place.
--- KEYS[1] lock, KEYS[2] fencing counter, KEYS[3] queue (list of owners),
--- KEYS[4] the start of each waiter's place key (<KEYS[4]><owner> lives as long as the place)
--- ARGV[1] owner, ARGV[2] lease ms, ARGV[3] since ms, ARGV[4] thread name, ARGV[5] counter lifetime ms,
--- ARGV[6] how long a waiter keeps its place without asking again, ms
+-- KEYS[1] lock: the lock
+-- KEYS[2] fence: the fencing counter
+-- KEYS[3] queue: the queue (list of owners)
+-- KEYS[4] places: the start of each waiter's place key (<KEYS[4]><owner> lives as long as the place)
+-- ARGV[1] owner: the owner id
+-- ARGV[2] lease: lease ms
+-- ARGV[3] since: since when the owner holds it, ms
+-- ARGV[4] thread: the holding thread's name
+-- ARGV[5] fence-life: the fencing counter's lifetime, ms
+-- ARGV[6] patience: how long a waiter keeps its place without asking again, ms
 -- returns {1, fencing token} when acquired, {0, ms until something may change} otherwise
 ops['fair-acquire'] = function()
     local owner, lease, patience = ARGV[1], ARGV[2], ARGV[6]
@@ -72,8 +78,12 @@ end
 
 -- fair-leave: a waiter gives up (timed out, interrupted); if the lock is free, the new head is
 -- woken in its place.
--- KEYS[1] lock, KEYS[2] release channel, KEYS[3] queue, KEYS[4] the start of each waiter's place key
--- ARGV[1] owner, ARGV[2] publish command
+-- KEYS[1] lock: the lock
+-- KEYS[2] channel: the release channel
+-- KEYS[3] queue: the queue
+-- KEYS[4] places: the start of each waiter's place key
+-- ARGV[1] owner: the owner id
+-- ARGV[2] publish: the publish command
 -- returns 1 when the owner was queued, 0 when it was not
 ops['fair-leave'] = function()
     local removed = redis.call('lrem', KEYS[3], 0, ARGV[1])
@@ -86,9 +96,15 @@ end
 
 -- fair-release: the last hold of an owner on the fair lock ends; the head of the queue that still
 -- listens is woken (see wake_fair_head), and only it asks Redis again.
--- KEYS[1] lock, KEYS[2] release channel, KEYS[3] the owner's release latch, KEYS[4] queue,
--- KEYS[5] the start of each waiter's place key
--- ARGV[1] owner, ARGV[2] latch lifetime ms, ARGV[3] publish command, ARGV[4] request id
+-- KEYS[1] lock: the lock
+-- KEYS[2] channel: the release channel
+-- KEYS[3] latch: the owner's release latch
+-- KEYS[4] queue: the queue
+-- KEYS[5] places: the start of each waiter's place key
+-- ARGV[1] owner: the owner id
+-- ARGV[2] latch-life: the latch's lifetime, ms
+-- ARGV[3] publish: the publish command
+-- ARGV[4] request: this release request's id
 -- returns 0 when released, -1 when the owner held nothing (lost)
 ops['fair-release'] = function()
     local current = redis.call('get', KEYS[1])

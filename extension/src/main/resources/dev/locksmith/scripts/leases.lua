@@ -11,10 +11,16 @@
 -- The latch is written first, as by release: a script that fails after it leaves the lock held
 -- by the owner until its own lease runs out, never freed early; a retry answers what the first
 -- copy would have.
--- KEYS[1] lock, KEYS[2] release channel, KEYS[3] the owner's release latch, KEYS[4] fair queue,
--- KEYS[5] fair place prefix
--- ARGV[1] owner, ARGV[2] latch lifetime ms, ARGV[3] how long to keep the lock, ms, ARGV[4] request id,
--- ARGV[5] publish command
+-- KEYS[1] lock: the lock
+-- KEYS[2] channel: the release channel
+-- KEYS[3] latch: the owner's release latch
+-- KEYS[4] queue: the fair queue
+-- KEYS[5] places: the start of each fair waiter's place key
+-- ARGV[1] owner: the owner id
+-- ARGV[2] latch-life: the latch's lifetime, ms
+-- ARGV[3] keep: how long to keep the lock, ms
+-- ARGV[4] request: this release request's id
+-- ARGV[5] publish: the publish command
 -- returns 0 when kept, -1 when the owner held nothing (lost)
 function ops.keep()
     local current = redis.call('get', KEYS[1])
@@ -33,9 +39,10 @@ end
 
 -- renew: extends, in one call, the lease of many holds (any kind) the watchdog keeps, or that a
 -- transaction confirms before it commits.
--- KEYS[1..n] lock keys
--- ARGV[1] lease ms; then for each KEYS[i]: ARGV[2i] the owner (an exclusive lock) or its hold
--- field (read/write), ARGV[2i+1] '' (an exclusive lock) or the owner's expiry field (read/write)
+-- KEYS[i] lock: the lock of each hold, i from 1 to n
+-- ARGV[1] lease: lease ms
+-- ARGV[2i] hold: for KEYS[i], the owner (an exclusive lock) or its hold field (read/write)
+-- ARGV[2i+1] expiry: for KEYS[i], '' (an exclusive lock) or the owner's expiry field (read/write)
 -- returns a list of n numbers: 1 when the hold is still there and extended, 0 when it is gone
 function ops.renew()
     local lease = tonumber(ARGV[1])
@@ -71,9 +78,11 @@ function ops.renew()
 end
 
 -- release-all: drops every hold of one owner at once (shutdown, an uncertain acquisition), any kind.
--- KEYS[1] lock, KEYS[2] release channel
--- ARGV[1] the owner (exclusive) or its hold field (read/write), ARGV[2] '' or the owner's expiry
--- field, ARGV[3] publish command
+-- KEYS[1] lock: the lock
+-- KEYS[2] channel: the release channel
+-- ARGV[1] hold: the owner (exclusive) or its hold field (read/write)
+-- ARGV[2] expiry: '' (exclusive) or the owner's expiry field (read/write)
+-- ARGV[3] publish: the publish command
 -- returns 1 when the owner held the lock and it is released, 0 when it held nothing
 ops['release-all'] = function()
     if ARGV[2] == '' then
@@ -107,8 +116,9 @@ ops['release-all'] = function()
 end
 
 -- force-release: removes a lock whoever holds it (any kind) and wakes every waiter.
--- KEYS[1] lock, KEYS[2] release channel
--- ARGV[1] publish command
+-- KEYS[1] lock: the lock
+-- KEYS[2] channel: the release channel
+-- ARGV[1] publish: the publish command
 -- returns 1 when a lock was removed, 0 when there was none
 ops['force-release'] = function()
     -- A read/write lock is a hash, which GET refuses: then it is no lock left to other processes.

@@ -125,12 +125,7 @@ end
 -- New readers yield to waiting writers, so a stream of readers cannot starve them. A writer whose
 -- process listens on its own channel joins the ring of waiting processes, and the lock, once
 -- free, is offered to the first of them (see release-write); an offered lock is taken only by a
--- writer of the process it is offered to.
--- KEYS[1] read/write hash, KEYS[2] fencing counter
--- ARGV[1] owner, ARGV[2] lease ms, ARGV[3] counter lifetime ms, ARGV[4] since ms, ARGV[5] thread name,
--- ARGV[6] '1' for a writer to join the ring when it has to wait, '' to ask for '*' instead
--- returns {1, fencing token} when acquired, {0, ms until something may change[, 1 when the
--- owner's process is in the ring]} otherwise
+-- writer of the process it is offered to. KEYS and ARGV are the operations' below.
 local function rw_acquire(read)
     local hash, owner, lease = KEYS[1], ARGV[1], tonumber(ARGV[2])
     local field = (read and 'r:' or 'w:') .. owner
@@ -183,8 +178,19 @@ local function rw_acquire(read)
     return {0, busy}
 end
 
+-- acquire-read / acquire-write (see rw_acquire):
+-- KEYS[1] lock: the read/write hash
+-- KEYS[2] fence: the fencing counter
+-- ARGV[1] owner: the owner id
+-- ARGV[2] lease: lease ms
+-- ARGV[3] fence-life: the fencing counter's lifetime, ms
+-- ARGV[4] since: since when the owner holds it, ms
+-- ARGV[5] thread: the holding thread's name
+-- ARGV[6] join-ring: '1' for a writer to join the ring when it has to wait, '' to ask for '*'
+--     instead
+-- returns {1, fencing token} when acquired, {0, ms until something may change[, 1 when the
+-- owner's process is in the ring]} otherwise
 ops['acquire-read'] = function() return rw_acquire(true) end
-
 ops['acquire-write'] = function() return rw_acquire(false) end
 
 -- release-read / release-write: the last hold of an owner on one side ends. When that frees the
@@ -192,12 +198,7 @@ ops['acquire-write'] = function() return rw_acquire(false) end
 -- as the exclusive lock's release does; waiting readers are woken with '*' as before. The offer
 -- records when it was made by the releasing process's clock (ARGV[7]), not the server's: a TIME
 -- call would cost every write hand-off one more command than its budget (CallsPerCycleTest).
--- KEYS[1] read/write hash, KEYS[2] release channel, KEYS[3] the owner's release latch
--- ARGV[1] owner, ARGV[2] latch lifetime ms, ARGV[3] publish command, ARGV[4] request id,
--- ARGV[5] '' to offer to nobody (RedLock), else anything (the offer lasts as long as the hash),
--- ARGV[6] '1' to keep the owner's process in the ring, ARGV[7] the releasing process's time, ms
--- returns 0 when released, 1 when released and offered to a waiting process, -1 when the owner
--- held nothing (lost)
+-- KEYS and ARGV are the operations' below.
 local function rw_release(read)
     local hash, owner = KEYS[1], ARGV[1]
     local field = (read and 'r:' or 'w:') .. owner
@@ -267,16 +268,37 @@ local function rw_release(read)
     return offered and 1 or 0
 end
 
+-- release-read / release-write (see rw_release):
+-- KEYS[1] lock: the read/write hash
+-- KEYS[2] channel: the release channel
+-- KEYS[3] latch: the owner's release latch
+-- ARGV[1] owner: the owner id
+-- ARGV[2] latch-life: the latch's lifetime, ms
+-- ARGV[3] publish: the publish command
+-- ARGV[4] request: this release request's id
+-- ARGV[5] offers: '' to offer to nobody (RedLock), else anything (the offer lasts as long as the
+--     hash)
+-- ARGV[6] stay-in-ring: '1' to keep the owner's process in the ring
+-- ARGV[7] now: the releasing process's time, ms
+-- returns 0 when released, 1 when released and offered to a waiting process, -1 when the owner
+-- held nothing (lost)
 ops['release-read'] = function() return rw_release(true) end
-
 ops['release-write'] = function() return rw_release(false) end
 
 -- rw-pass-offer: pass-offer for the write side of the read/write lock: an offer its process did
 -- not take moves on to the next process of the ring that listens, and the writer marks of the
 -- process passed over go (readers no longer wait for it); with nobody left, everyone is woken.
 -- The offer passed on records when (ARGV[7], the sender's clock).
--- KEYS[1] read/write hash, KEYS[2] release channel
--- ARGV as pass-offer's (ARGV[5] unused: the offer lasts as long as the hash)
+-- KEYS[1] lock: the read/write hash
+-- KEYS[2] channel: the release channel
+-- ARGV[1] token: the offer token, or '' for any
+-- ARGV[2] number: the offer number, or '' for any
+-- ARGV[3] offered-to: the manager offered to, or '' for any
+-- ARGV[4] publish: the publish command
+-- ARGV[5] reserve: unused (the offer lasts as long as the hash), sent as to pass-offer
+-- ARGV[6] only-if-gone: as pass-offer's
+-- ARGV[7] now: the sender's time, ms
+-- ARGV[8] withdraw: as pass-offer's
 -- returns as pass-offer
 ops['rw-pass-offer'] = function()
     local offer = redis.call('hget', KEYS[1], 'x')
@@ -316,8 +338,10 @@ ops['rw-pass-offer'] = function()
 end
 
 -- give-up-write: a writer stopped waiting (timed out, interrupted); readers held back for it may go.
--- KEYS[1] read/write hash, KEYS[2] release channel
--- ARGV[1] owner, ARGV[2] publish command
+-- KEYS[1] lock: the read/write hash
+-- KEYS[2] channel: the release channel
+-- ARGV[1] owner: the owner id
+-- ARGV[2] publish: the publish command
 -- returns 1 when the writer was waiting, 0 when it was not
 ops['give-up-write'] = function()
     if redis.call('hdel', KEYS[1], 'q:' .. ARGV[1]) == 0 then
@@ -332,9 +356,10 @@ end
 
 -- rw-hold: an owner entered one side of the read/write lock again; its lease grows to at least
 -- the given one.
--- KEYS[1] read/write hash
--- ARGV[1] the owner's hold field (r:<owner> or w:<owner>), ARGV[2] the owner's expiry field,
--- ARGV[3] lease ms to keep at least
+-- KEYS[1] lock: the read/write hash
+-- ARGV[1] hold: the owner's hold field (r:<owner> or w:<owner>)
+-- ARGV[2] expiry: the owner's expiry field (e:<owner>)
+-- ARGV[3] lease: lease ms to keep at least
 -- returns 1 when the owner holds that side, 0 when its hold is gone (lost)
 ops['rw-hold'] = function()
     local now = now_ms()

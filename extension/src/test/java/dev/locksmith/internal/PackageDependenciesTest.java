@@ -16,12 +16,12 @@ import org.junit.jupiter.api.Test;
 /**
  * The internal packages depend one way, read off the import lines of the library's sources:
  * {@code cdi -> jta -> manager -> lock -> lock.call -> lock.local -> lock.ring -> lock.kind -> config -> otel -> jfr
- * -> lease -> store.redlock -> store -> redis -> wire -> observe -> classpath} (a sub-package with a place of its own is apart from its parent). A package may use those to its right,
+ * -> lease -> store.redlock -> store -> redis -> observe -> wire -> classpath} (a sub-package with a place of its own is apart from its parent). A package may use those to its right,
  * never one to its left; only the builder of the public API reaches into the internals.
  */
 class PackageDependenciesTest {
     private static final List<String> ORDER = List.of("cdi", "jta", "manager", "lock", "lock.call", "lock.local",
-            "lock.ring", "lock.kind", "config", "otel", "jfr", "lease", "store.redlock", "store", "redis", "wire", "observe",
+            "lock.ring", "lock.kind", "config", "otel", "jfr", "lease", "store.redlock", "store", "redis", "observe", "wire",
             "classpath");
     private static final Path SOURCES = Path.of("src/main/java/dev/locksmith");
     private static final Pattern INTERNAL_IMPORT = Pattern.compile("^import dev\\.locksmith\\.internal\\.([a-z.]+)\\.[A-Z]",

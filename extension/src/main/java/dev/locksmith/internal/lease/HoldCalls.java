@@ -2,6 +2,7 @@ package dev.locksmith.internal.lease;
 
 import dev.locksmith.internal.redis.ScriptCall;
 import dev.locksmith.internal.store.LockScript;
+import dev.locksmith.internal.store.LockScriptCall;
 import java.util.List;
 
 /**
@@ -17,16 +18,15 @@ public final class HoldCalls {
      * @return a call answering one 1 (still held, extended) or 0 (gone) per hold, in order
      */
     static ScriptCall renewal(List<Hold> holds, long leaseMillis) {
-        String[] keys = new String[holds.size()];
-        String[] args = new String[2 * holds.size() + 1];
-        args[0] = Long.toString(leaseMillis);
-        for (int i = 0; i < holds.size(); i++) {
-            Hold hold = holds.get(i);
-            keys[i] = hold.keys().lock();
-            args[2 * i + 1] = hold.field();
-            args[2 * i + 2] = hold.expiryField();
+        LockScriptCall renewal = LockScript.call("renew");
+        for (Hold hold : holds) {
+            renewal.key("lock", hold.keys().lock());
         }
-        return LockScript.list("renew", keys, args);
+        renewal.arg("lease", leaseMillis);
+        for (Hold hold : holds) {
+            renewal.arg("hold", hold.field()).arg("expiry", hold.expiryField());
+        }
+        return renewal.list();
     }
 
     /**
@@ -37,7 +37,7 @@ public final class HoldCalls {
      *         there was one, 0 when not
      */
     public static ScriptCall releaseAll(HoldKeys keys, String field, String expiryField) {
-        return LockScript.integer("release-all", new String[] {keys.lock(), keys.channel()}, field, expiryField,
-                keys.publishCommand());
+        return LockScript.call("release-all").key("lock", keys.lock()).key("channel", keys.channel())
+                .arg("hold", field).arg("expiry", expiryField).arg("publish", keys.publishCommand()).integer();
     }
 }

@@ -135,10 +135,11 @@ final class RedisLock extends LockFacade implements ReleasableByOwner, JobLock {
         String record = run.record(hold == null ? -1 : hold.fencingToken(), lock.name(),
                 Thread.currentThread().getName(), context.process());
         LockKeys job = LockKeys.of(context.settings().keyPrefix(), run.job());
-        context.replies().await(context.store().everywhere(LockScript.integer("last-run",
+        context.replies().await(context.store().everywhere(LockScript.call("last-run")
                 // The exclusive lock's keys of the job's name, whatever this lock's kind: describe reads them there.
-                new String[] {job.lastRun(), job.recentRuns()}, record,
-                Long.toString(context.settings().fenceLifetime().toMillis()), Integer.toString(JobRun.RECENT_RUNS))),
+                .key("last-run", job.lastRun()).key("runs", job.recentRuns()).arg("record", record)
+                .arg("lifetime", context.settings().fenceLifetime().toMillis()).arg("recent", JobRun.RECENT_RUNS)
+                .integer()),
                 "Recording the run of job '" + run.job() + "' under the " + describe());
     }
 
@@ -146,8 +147,9 @@ final class RedisLock extends LockFacade implements ReleasableByOwner, JobLock {
     public boolean forceUnlock() {
         context.state().checkOpen();
         LockKeys keys = lock.keys();
-        long removed = context.replies().await(context.store().everywhere(LockScript.integer("force-release",
-                new String[] {keys.lock(), keys.channel()}, keys.publish())), "Force-unlocking " + describe());
+        long removed = context.replies().await(context.store().everywhere(LockScript.call("force-release")
+                .key("lock", keys.lock()).key("channel", keys.channel()).arg("publish", keys.publish()).integer()),
+                "Force-unlocking " + describe());
         context.contention().wakeLine(keys.channel());
         return removed == 1;
     }

@@ -9,6 +9,7 @@ import dev.locksmith.internal.lock.kind.LockKeys;
 import dev.locksmith.internal.store.LockScript;
 import dev.locksmith.internal.store.LockStore;
 import dev.locksmith.internal.store.RedisReplies;
+import dev.locksmith.internal.wire.InspectLine;
 import dev.locksmith.internal.wire.RunRecordFormat;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -25,8 +26,6 @@ import java.util.Optional;
  * {@link dev.locksmith.LockManager#describeJob}.
  */
 final class LockInspection {
-    private static final String LAST_RUN = "last-run|";
-
     private final LockStore store;
     private final RedisReplies replies;
     private final String keyPrefix;
@@ -43,46 +42,55 @@ final class LockInspection {
     LockInfo describe(String name) {
         LockKeys keys = LockKeys.of(keyPrefix, name);
         boolean sharded = store.sharded();
-        List<String> lines = replies.await(store.askEveryNode(LockScript.list("inspect",
-                new String[] {keys.lock(), keys.readWrite().lock(), keys.queue(), keys.lastRun()}, keys.channel(),
-                sharded ? "sharded" : "", keys.readWrite().channel())), "Describing lock '" + name + "'");
+        List<String> lines = replies.await(store.askEveryNode(LockScript.call("inspect").key("lock", keys.lock())
+                .key("rw-lock", keys.readWrite().lock()).key("queue", keys.queue()).key("last-run", keys.lastRun())
+                .arg("channel", keys.channel()).arg("sharded", sharded ? "sharded" : "")
+                .arg("rw-channel", keys.readWrite().channel()).list()), "Describing lock '" + name + "'");
         // With RedLock every master answers; the same holder seen on several counts once.
-        Map<String, InspectedLine> holders = new LinkedHashMap<>();
+        Map<String, InspectLine.Holder> holders = new LinkedHashMap<>();
         int queued = 0;
         int processes = 0;
         LastRun lastRun = null;
-        InspectedOffer offer = null;
+        InspectLine.Offer offer = null;
         for (String text : lines) {
-            if (text.startsWith(InspectedOffer.PREFIX)) {
+            InspectLine line = InspectLine.parse(text);
+            if (line instanceof InspectLine.Holder holder) {
+                holders.merge(holder.mode() + "|" + holder.owner(), holder, LockInspection::merged);
+            } else if (line instanceof InspectLine.Offer offered) {
                 // Offers are made where one node decides (never with RedLock); the reentrant lock's comes first.
-                offer = offer == null ? InspectedOffer.parse(text) : offer;
-                continue;
-            }
-            if (text.startsWith(LAST_RUN)) {
-                LastRun run = RunRecordFormat.read(text.substring(LAST_RUN.length()));
+                offer = offer == null ? offered : offer;
+            } else if (line instanceof InspectLine.Waiting waiting) {
+                queued = Math.max(queued, waiting.queued());
+                processes = Math.max(processes, waiting.processes());
+            } else if (line instanceof InspectLine.LatestRun latest) {
+                LastRun run = latest.run();
                 if (lastRun == null || run.started().isAfter(lastRun.started())) {
                     lastRun = run; // with RedLock, the latest any master remembers
                 }
-                continue;
-            }
-            InspectedLine line = InspectedLine.parse(text);
-            if (line.holder()) {
-                holders.merge(line.mode() + "|" + line.owner(), line, InspectedLine::mergedWith);
-            } else {
-                queued = Math.max(queued, line.queued());
-                processes = Math.max(processes, line.processes());
             }
         }
         Map<String, String> processOf = new HashMap<>();
         List<LockHolder> result = new ArrayList<>();
-        for (InspectedLine holder : holders.values()) {
+        for (InspectLine.Holder holder : holders.values()) {
             String process = processOf.computeIfAbsent(holder.managerId(), id -> process(id, name));
             result.add(new LockHolder(holder.owner(), holder.mode(), process, holder.thread(), holder.holdCount(),
                     holder.fencingToken(), holder.since(), holder.leaseLeft()));
         }
         Optional<LockOffer> standing = offer == null ? Optional.empty()
-                : Optional.of(offer.describedAs(processOf.computeIfAbsent(offer.managerId(), id -> process(id, name))));
+                : Optional.of(new LockOffer(offer.mode(), offer.managerId(),
+                processOf.computeIfAbsent(offer.managerId(), id -> process(id, name)), offer.since(),
+                offer.reservationLeft(), offer.passedOn()));
         return new LockInfo(name, result, queued, processes, Optional.ofNullable(lastRun), standing);
+    }
+
+    /**
+     * The same holder seen on another master (RedLock): the shortest lease left and the largest
+     * token, since a RedLock hold's token is its masters' highest.
+     */
+    private static InspectLine.Holder merged(InspectLine.Holder one, InspectLine.Holder other) {
+        InspectLine.Holder shorter = other.leaseLeft().compareTo(one.leaseLeft()) < 0 ? other : one;
+        return new InspectLine.Holder(one.mode(), one.owner(), Math.max(one.fencingToken(), other.fencingToken()),
+                shorter.holdCount(), shorter.since(), shorter.leaseLeft(), shorter.thread());
     }
 
     /**
@@ -98,8 +106,8 @@ final class LockInspection {
      */
     JobInfo describeJob(String job) {
         LockKeys keys = LockKeys.of(keyPrefix, job);
-        List<String> records = replies.await(store.askEveryNode(LockScript.list("recent-runs",
-                new String[] {keys.recentRuns()})), "Describing job '" + job + "'");
+        List<String> records = replies.await(store.askEveryNode(LockScript.call("recent-runs")
+                .key("runs", keys.recentRuns()).list()), "Describing job '" + job + "'");
         // With RedLock every master answers; a run that several remember counts once.
         Map<String, LastRun> runs = new LinkedHashMap<>();
         for (String record : records) {

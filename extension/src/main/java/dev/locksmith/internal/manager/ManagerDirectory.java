@@ -74,7 +74,8 @@ final class ManagerDirectory implements AutoCloseable {
     }
 
     private ScriptCall call(String text) {
-        return LockScript.integer("manager", new String[] {key}, text, Long.toString(lifetimeMillis));
+        return LockScript.call("manager").key("manager", key).arg("description", text).arg("lifetime", lifetimeMillis)
+                .integer();
     }
 
     @Override

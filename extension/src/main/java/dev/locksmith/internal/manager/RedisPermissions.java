@@ -25,10 +25,11 @@ final class RedisPermissions {
     static void check(LockStore store, RedisReplies replies, String keyPrefix, boolean waitsForReplicas) {
         LockKeys keys = LockKeys.of(keyPrefix, PROBE_NAME);
         LockKeys readWrite = keys.readWrite();
-        List<String> refused = replies.await(store.askEveryNode(LockScript.list("access",
-                new String[] {keys.lock(), keys.fence(), readWrite.lock(), keys.queue(), keys.placePrefix() + "owner",
-                        keys.latch("owner"), keys.recentRuns()},
-                keys.channel(), store.sharded() ? "sharded" : "", waitsForReplicas ? "1" : "")),
+        List<String> refused = replies.await(store.askEveryNode(LockScript.call("access").key("lock", keys.lock())
+                .key("fence", keys.fence()).key("rw-lock", readWrite.lock()).key("queue", keys.queue())
+                .key("place", keys.placePrefix() + "owner").key("latch", keys.latch("owner"))
+                .key("runs", keys.recentRuns()).arg("channel", keys.channel())
+                .arg("sharded", store.sharded() ? "sharded" : "").flag("replicas", waitsForReplicas).list()),
                 "Checking the Redis user's permissions");
         if (!refused.isEmpty()) {
             throw new LockException("The Redis user of " + store.description() + " may not run commands Locksmith"

@@ -26,6 +26,11 @@ import java.util.regex.Pattern;
  * block right above it. A comment block followed by a blank line is a section comment and
  * belongs to no definition; blank lines are left out. Any other code at column 0 is refused, so
  * an edit that the cutting would misread fails the build's tests, not a call in production.
+ *
+ * <p>An operation's comment block names its KEYS and ARGV, one line each ({@link ScriptSignature}):
+ * the signature every call of it is checked against. Operations defined on consecutive lines, with
+ * no blank line between them, share the block above the first (as {@code acquire-read} and
+ * {@code acquire-write} do).
  */
 final class LockScriptSource {
     private static final Pattern HELPER = Pattern.compile("^local (?:function )?([A-Za-z_][A-Za-z0-9_]*)\\b");
@@ -43,9 +48,9 @@ final class LockScriptSource {
     }
 
     /**
-     * @return one script per operation of the library's {@link #FILES}, by operation name
+     * @return each operation of the library's {@link #FILES}, by name
      */
-    static Map<String, LuaScript> library() {
+    static Map<String, LockOperation> library() {
         Map<String, String> sources = new LinkedHashMap<>();
         for (String file : FILES) {
             sources.put(file + ".lua", LuaScript.source(file));
@@ -56,28 +61,30 @@ final class LockScriptSource {
     /**
      * @param sources each Lua source by the file name that names it in messages, such as
      *                {@code exclusive.lua}, in the order they are read
-     * @return one script per operation, by operation name
+     * @return each operation, by name
      * @throws IllegalStateException if a source has code at column 0 that is no definition, a name is
-     *                               defined twice, or a helper uses one defined after it
+     *                               defined twice, a helper uses one defined after it, or an
+     *                               operation's header has a signature line it cannot read
      */
-    static Map<String, LuaScript> operations(Map<String, String> sources) {
+    static Map<String, LockOperation> operations(Map<String, String> sources) {
         List<Definition> helpers = new ArrayList<>();
         Map<String, Operation> operations = new LinkedHashMap<>();
         sources.forEach((file, source) -> cut(file, source, helpers, operations));
         requireEarlierHelpers(helpers);
-        Map<String, LuaScript> scripts = new LinkedHashMap<>();
-        operations.forEach((name, operation) -> scripts.put(name,
-                LuaScript.of(operation.file() + " " + name, compose(helpers, name, operation.text()))));
+        Map<String, LockOperation> scripts = new LinkedHashMap<>();
+        operations.forEach((name, operation) -> scripts.put(name, new LockOperation(name,
+                LuaScript.of(operation.file() + " " + name, compose(helpers, name, operation.text())),
+                operation.signature())));
         return Map.copyOf(scripts);
     }
 
     /**
      * @param file   names the source in messages, such as {@code common.lua}
      * @param source the Lua source
-     * @return one script per operation, by operation name
+     * @return each operation, by name
      * @throws IllegalStateException as {@link #operations(Map)}
      */
-    static Map<String, LuaScript> operations(String file, String source) {
+    static Map<String, LockOperation> operations(String file, String source) {
         return operations(Map.of(file, source));
     }
 
@@ -100,6 +107,8 @@ final class LockScriptSource {
         StringBuilder current = null;
         String name = null;
         boolean operation = false;
+        ScriptSignature signature = null;
+        boolean adjacent = false; // no blank line since the definition before
         String[] lines = source.split("\n", -1);
         for (int number = 1; number <= lines.length; number++) {
             String line = lines[number - 1];
@@ -109,6 +118,7 @@ final class LockScriptSource {
             }
             if (line.isBlank()) {
                 comment.clear();
+                adjacent = false;
                 continue;
             }
             boolean body = Character.isWhitespace(line.charAt(0)) || line.equals("end");
@@ -123,9 +133,15 @@ final class LockScriptSource {
                 throw new IllegalStateException(file + " line " + number + " is neither a definition at column 0 nor"
                         + " inside one: " + line);
             }
-            finish(file, name, operation, current, helpers, operations);
+            finish(file, name, operation, signature, current, helpers, operations);
+            boolean shares = isOperation && operation && adjacent && comment.isEmpty();
             operation = isOperation;
             name = isOperation ? firstGroup(op) : helper.group(1);
+            if (isOperation) {
+                signature = shares ? signature.of(name)
+                        : ScriptSignature.parse(file, name, comment, number - comment.size());
+            }
+            adjacent = true;
             current = new StringBuilder();
             for (String text : comment) {
                 current.append(text).append('\n');
@@ -133,11 +149,11 @@ final class LockScriptSource {
             current.append(line).append('\n');
             comment.clear();
         }
-        finish(file, name, operation, current, helpers, operations);
+        finish(file, name, operation, signature, current, helpers, operations);
     }
 
-    private static void finish(String file, String name, boolean operation, StringBuilder text,
-                               List<Definition> helpers, Map<String, Operation> operations) {
+    private static void finish(String file, String name, boolean operation, ScriptSignature signature,
+                               StringBuilder text, List<Definition> helpers, Map<String, Operation> operations) {
         if (name == null) {
             return;
         }
@@ -149,7 +165,7 @@ final class LockScriptSource {
                     + " defines already; give one of them another name");
         }
         if (operation) {
-            operations.put(name, new Operation(file, text.toString()));
+            operations.put(name, new Operation(file, text.toString(), signature));
         } else {
             helpers.add(new Definition(file, name, text.toString()));
         }
@@ -203,6 +219,6 @@ final class LockScriptSource {
     private record Definition(String file, String name, String text) {
     }
 
-    private record Operation(String file, String text) {
+    private record Operation(String file, String text, ScriptSignature signature) {
     }
 }

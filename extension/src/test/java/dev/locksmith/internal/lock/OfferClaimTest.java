@@ -14,6 +14,7 @@ import dev.locksmith.internal.wire.OfferMessage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.locksmith.internal.wire.OfferMessage;
 import dev.locksmith.testing.Await;
 import java.time.Duration;
 import java.util.List;

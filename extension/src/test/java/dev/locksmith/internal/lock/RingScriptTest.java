@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.locksmith.LockInfo;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
+import dev.locksmith.internal.wire.OfferMessage;
 import dev.locksmith.testing.RedisServerExtension;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.SetArgs;

@@ -68,15 +68,18 @@ final class ScriptClient implements AutoCloseable {
      * @return -1 (see {@code pass-offer}: withdrawn, or none of that token stood)
      */
     long withdrawOffer(LockKeys keys, String token) throws Exception {
-        return run(LockScript.integer(keys.isReadWrite() ? "rw-pass-offer" : "pass-offer",
-                new String[] {keys.lock(), keys.channel()}, token, "", "", "publish", "30000", "",
-                Long.toString(System.currentTimeMillis()), "1"));
+        return run(passOn(keys, token, "", "", true));
     }
 
     long passOffer(LockKeys keys, String token, String number, String target) throws Exception {
-        return run(LockScript.integer(keys.isReadWrite() ? "rw-pass-offer" : "pass-offer",
-                new String[] {keys.lock(), keys.channel()}, token, number, target, "publish", "30000", "",
-                Long.toString(System.currentTimeMillis())));
+        return run(passOn(keys, token, number, target, false));
+    }
+
+    private static ScriptCall passOn(LockKeys keys, String token, String number, String target, boolean withdraw) {
+        return LockScript.call(keys.isReadWrite() ? "rw-pass-offer" : "pass-offer").key("lock", keys.lock())
+                .key("channel", keys.channel()).arg("token", token).arg("number", number).arg("offered-to", target)
+                .arg("publish", "publish").arg("reserve", 30_000).arg("only-if-gone", "")
+                .arg("now", System.currentTimeMillis()).flag("withdraw", withdraw).integer();
     }
 
     /**

@@ -22,7 +22,7 @@ class JobRecordScriptTest {
     private static final String LATER = "3000|5|completed|9||main|interest:b|3000|pid 2 on b";
 
     private static Object record(String run) {
-        String body = LockScriptSource.library().get("last-run").body();
+        String body = LockScript.script("last-run").body();
         return RespClient.call(redis.node().port(), "EVAL", body, "2", LAST_RUN, RUNS, run, "86400000", "10");
     }
 

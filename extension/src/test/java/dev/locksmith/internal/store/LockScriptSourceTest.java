@@ -3,7 +3,6 @@ package dev.locksmith.internal.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.locksmith.internal.redis.LuaScript;
 import dev.locksmith.testing.LocalRedisServer;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -14,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * and Redis compiles every one of them.
  */
 class LockScriptSourceTest {
-    private static final Map<String, LuaScript> OPERATIONS = LockScriptSource.library();
+    private static final Map<String, LockOperation> OPERATIONS = LockScriptSource.library();
 
     @Test
     void everyOperationOfTheSourceBecomesAScriptRedisCompiles() {
@@ -23,8 +22,8 @@ class LockScriptSourceTest {
                 "rw-hold", "renew", "release-all", "force-release", "raise-fence", "access", "manager", "inspect");
         LocalRedisServer server = LocalRedisServer.start();
         try {
-            OPERATIONS.forEach((name, script) -> assertThat(server.command("SCRIPT", "LOAD", script.body()))
-                    .as("the SHA Redis gives %s", name).isEqualTo(script.sha()));
+            OPERATIONS.forEach((name, operation) -> assertThat(server.command("SCRIPT", "LOAD",
+                    operation.script().body())).as("the SHA Redis gives %s", name).isEqualTo(operation.script().sha()));
         } finally {
             server.kill();
         }
@@ -32,21 +31,21 @@ class LockScriptSourceTest {
 
     @Test
     void anOperationCarriesTheHelpersItReachesAndNoOthers() {
-        String acquire = OPERATIONS.get("acquire").body();
+        String acquire = OPERATIONS.get("acquire").script().body();
         assertThat(acquire).contains("local SEEDED", "local function next_token", "local function owned_by",
                 "local function exclusive_value", "local function ask_to_be_woken", "function ops.acquire()")
                 .doesNotContain("local function rw_state", "local function answered_before", "ops['fair-acquire']");
 
         // release reaches answered_before only through begin_release.
-        assertThat(OPERATIONS.get("release").body()).contains("local function begin_release",
+        assertThat(OPERATIONS.get("release").script().body()).contains("local function begin_release",
                 "local function answered_before", "local function wake").doesNotContain("local function next_token");
-        assertThat(OPERATIONS.get("acquire-read").body()).contains("local function rw_acquire",
+        assertThat(OPERATIONS.get("acquire-read").script().body()).contains("local function rw_acquire",
                 "local function rw_grant", "local function rw_state", "local function now_ms");
     }
 
     @Test
     void helpersComeBeforeTheOperationInSourceOrder() {
-        String release = OPERATIONS.get("release").body();
+        String release = OPERATIONS.get("release").script().body();
         assertThat(release.indexOf("local function owned_by")).isLessThan(release.indexOf("local function begin_release"));
         assertThat(release.indexOf("local function begin_release")).isLessThan(release.indexOf("function ops.release()"));
         assertThat(release).endsWith("return ops['release']()\n");
@@ -76,7 +75,7 @@ class LockScriptSourceTest {
                     return 42
                 end
                 """;
-        assertThat(LockScriptSource.operations("small.lua", source).get("answer").body()).isEqualTo("""
+        assertThat(LockScriptSource.operations("small.lua", source).get("answer").script().body()).isEqualTo("""
                 local ops = {}
                 -- The answer.
                 ops.answer = function()
@@ -88,12 +87,12 @@ class LockScriptSourceTest {
 
     @Test
     void everyFileOfTheLibraryIsReadAndNamesItsOperations() {
-        assertThat(OPERATIONS.get("acquire").name()).isEqualTo("exclusive.lua acquire");
-        assertThat(OPERATIONS.get("fair-acquire").name()).isEqualTo("fair.lua fair-acquire");
-        assertThat(OPERATIONS.get("acquire-write").name()).isEqualTo("read-write.lua acquire-write");
-        assertThat(OPERATIONS.get("renew").name()).isEqualTo("leases.lua renew");
-        assertThat(OPERATIONS.get("inspect").name()).isEqualTo("administration.lua inspect");
-        assertThat(OPERATIONS.get("acquire").body()).contains("local function next_token"); // from common.lua
+        assertThat(OPERATIONS.get("acquire").script().name()).isEqualTo("exclusive.lua acquire");
+        assertThat(OPERATIONS.get("fair-acquire").script().name()).isEqualTo("fair.lua fair-acquire");
+        assertThat(OPERATIONS.get("acquire-write").script().name()).isEqualTo("read-write.lua acquire-write");
+        assertThat(OPERATIONS.get("renew").script().name()).isEqualTo("leases.lua renew");
+        assertThat(OPERATIONS.get("inspect").script().name()).isEqualTo("administration.lua inspect");
+        assertThat(OPERATIONS.get("acquire").script().body()).contains("local function next_token"); // from common.lua
     }
 
     @Test

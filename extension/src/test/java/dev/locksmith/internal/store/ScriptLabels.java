@@ -1,6 +1,5 @@
 package dev.locksmith.internal.store;
 
-import dev.locksmith.internal.redis.LuaScript;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -11,7 +10,7 @@ import java.util.stream.Collectors;
  * texts, to load them into a server before a test counts commands.
  */
 public final class ScriptLabels {
-    private static final Map<String, LuaScript> OPERATIONS = LockScriptSource.library();
+    private static final Map<String, LockOperation> OPERATIONS = LockScriptSource.library();
 
     private ScriptLabels() {
     }
@@ -20,7 +19,7 @@ public final class ScriptLabels {
      * @return every operation's name by its script's SHA-1 (lower-case hex)
      */
     public static Map<String, String> operationsBySha() {
-        return OPERATIONS.entrySet().stream().collect(Collectors.toUnmodifiableMap(e -> e.getValue().sha(),
+        return OPERATIONS.entrySet().stream().collect(Collectors.toUnmodifiableMap(e -> e.getValue().script().sha(),
                 Map.Entry::getKey));
     }
 
@@ -28,6 +27,6 @@ public final class ScriptLabels {
      * @return every operation's script text, for {@code SCRIPT LOAD}
      */
     public static List<String> bodies() {
-        return OPERATIONS.values().stream().map(LuaScript::body).toList();
+        return OPERATIONS.values().stream().map(operation -> operation.script().body()).toList();
     }
 }

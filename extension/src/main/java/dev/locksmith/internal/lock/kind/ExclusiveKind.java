@@ -3,6 +3,7 @@ package dev.locksmith.internal.lock.kind;
 import dev.locksmith.internal.redis.ScriptCall;
 import dev.locksmith.internal.store.LockScript;
 import dev.locksmith.internal.store.LockStore;
+import dev.locksmith.internal.wire.ExclusiveValue;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -26,24 +27,27 @@ public class ExclusiveKind extends LockKind {
 
     @Override
     public ScriptCall acquisition(LockKeys keys, AcquireRequest request) {
-        return LockScript.list("acquire", new String[] {keys.lock(), keys.fence()}, request.owner(),
-                Long.toString(request.leaseMillis()), Long.toString(request.sinceMillis()), request.threadName(),
-                Long.toString(request.counterLifetimeMillis()), request.joinsRing() ? "1" : "");
+        return LockScript.call("acquire").key("lock", keys.lock()).key("fence", keys.fence())
+                .arg("owner", request.owner()).arg("lease", request.leaseMillis()).arg("since", request.sinceMillis())
+                .arg("thread", request.threadName()).arg("fence-life", request.counterLifetimeMillis())
+                .flag("join-ring", request.joinsRing()).list();
     }
 
     @Override
     public ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis, RingRelease offer) {
-        return LockScript.integer("release", new String[] {keys.lock(), keys.channel(), keys.latch(owner)}, owner,
-                Long.toString(latchMillis), keys.publish(), requestId,
-                offer.offers() ? Long.toString(offer.reserveMillis()) : "", offer.staysInRing() ? "1" : "",
-                Long.toString(System.currentTimeMillis()));
+        return LockScript.call("release").key("lock", keys.lock()).key("channel", keys.channel())
+                .key("latch", keys.latch(owner)).arg("owner", owner).arg("latch-life", latchMillis)
+                .arg("publish", keys.publish()).arg("request", requestId)
+                .arg("reserve", offer.offers() ? Long.toString(offer.reserveMillis()) : "")
+                .flag("stay-in-ring", offer.staysInRing()).arg("now", System.currentTimeMillis()).integer();
     }
 
     @Override
     public final ScriptCall keep(LockKeys keys, String owner, String requestId, long latchMillis, long keepMillis) {
-        return LockScript.integer("keep", new String[] {keys.lock(), keys.channel(), keys.latch(owner), keys.queue(),
-                keys.placePrefix()}, owner,
-                Long.toString(latchMillis), Long.toString(keepMillis), requestId, keys.publish());
+        return LockScript.call("keep").key("lock", keys.lock()).key("channel", keys.channel())
+                .key("latch", keys.latch(owner)).key("queue", keys.queue()).key("places", keys.placePrefix())
+                .arg("owner", owner).arg("latch-life", latchMillis).arg("keep", keepMillis).arg("request", requestId)
+                .arg("publish", keys.publish()).integer();
     }
 
     @Override
@@ -63,28 +67,29 @@ public class ExclusiveKind extends LockKind {
 
     @Override
     public ScriptCall handOver(LockKeys keys, String owner, AcquireRequest taker, String requestId, long latchMillis) {
-        return LockScript.integer("hand-over", new String[] {keys.lock(), keys.fence(), keys.latch(owner)}, owner,
-                taker.owner(), Long.toString(taker.leaseMillis()), Long.toString(taker.sinceMillis()),
-                taker.threadName(), Long.toString(taker.counterLifetimeMillis()), Long.toString(latchMillis),
-                requestId);
+        return LockScript.call("hand-over").key("lock", keys.lock()).key("fence", keys.fence())
+                .key("latch", keys.latch(owner)).arg("owner", owner).arg("taker", taker.owner())
+                .arg("taker-lease", taker.leaseMillis()).arg("taker-since", taker.sinceMillis())
+                .arg("taker-thread", taker.threadName()).arg("fence-life", taker.counterLifetimeMillis())
+                .arg("latch-life", latchMillis).arg("request", requestId).integer();
     }
 
     @Override
     public final ScriptCall holdCount(LockKeys keys, String owner, int count, long leaseMillis) {
-        return LockScript.integer("hold-count", new String[] {keys.lock()}, owner, Integer.toString(count),
-                leaseMillis > 0 ? Long.toString(leaseMillis) : "");
+        return LockScript.call("hold-count").key("lock", keys.lock()).arg("owner", owner).arg("count", count)
+                .arg("lease", leaseMillis > 0 ? Long.toString(leaseMillis) : "").integer();
     }
 
     @Override
     public final CompletionStage<Boolean> isLocked(LockStore store, LockKeys keys) {
-        // 'r': nobody holds it; it is offered to a waiting process.
-        return store.value(keys.lock()).thenApply(value -> value != null && value.charAt(0) != 'r');
+        // A value of a form this version cannot read (another version wrote it) is someone's.
+        return store.value(keys.lock()).thenApply(value -> value != null
+                && ExclusiveValue.parse(value).map(ExclusiveValue::taken).orElse(true));
     }
 
     @Override
     public final CompletionStage<Boolean> isHeldBy(LockStore store, LockKeys keys, String owner) {
-        // 'k': kept after its holder's last release until its minimum hold passed; nobody's.
-        return store.value(keys.lock()).thenApply(value -> value != null && value.charAt(0) != 'k'
-                && value.startsWith(owner + "|", 1));
+        return store.value(keys.lock()).thenApply(value -> value != null
+                && ExclusiveValue.parse(value).filter(held -> held.heldBy(owner)).isPresent());
     }
 }

@@ -21,24 +21,27 @@ public final class FairKind extends ExclusiveKind {
 
     @Override
     public ScriptCall acquisition(LockKeys keys, AcquireRequest request) {
-        return LockScript.list("fair-acquire", new String[] {keys.lock(), keys.fence(), keys.queue(), keys.placePrefix()},
-                request.owner(), Long.toString(request.leaseMillis()), Long.toString(request.sinceMillis()),
-                request.threadName(), Long.toString(request.counterLifetimeMillis()),
+        return LockScript.call("fair-acquire").key("lock", keys.lock()).key("fence", keys.fence())
+                .key("queue", keys.queue()).key("places", keys.placePrefix()).arg("owner", request.owner())
+                .arg("lease", request.leaseMillis()).arg("since", request.sinceMillis())
+                .arg("thread", request.threadName()).arg("fence-life", request.counterLifetimeMillis())
                 // A waiter keeps its place for a lease without asking again: only a dead one loses it.
-                Long.toString(request.leaseMillis()));
+                .arg("patience", request.leaseMillis()).list();
     }
 
     @Override
     public ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis, RingRelease offer) {
-        return LockScript.integer("fair-release",
-                new String[] {keys.lock(), keys.channel(), keys.latch(owner), keys.queue(), keys.placePrefix()},
-                owner, Long.toString(latchMillis), keys.publish(), requestId);
+        return LockScript.call("fair-release").key("lock", keys.lock()).key("channel", keys.channel())
+                .key("latch", keys.latch(owner)).key("queue", keys.queue()).key("places", keys.placePrefix())
+                .arg("owner", owner).arg("latch-life", latchMillis).arg("publish", keys.publish())
+                .arg("request", requestId).integer();
     }
 
     @Override
     public ScriptCall giveUp(LockKeys keys, String owner) {
-        return LockScript.integer("fair-leave", new String[] {keys.lock(), keys.channel(), keys.queue(),
-                keys.placePrefix()}, owner, keys.publish());
+        return LockScript.call("fair-leave").key("lock", keys.lock()).key("channel", keys.channel())
+                .key("queue", keys.queue()).key("places", keys.placePrefix()).arg("owner", owner)
+                .arg("publish", keys.publish()).integer();
     }
 
     @Override

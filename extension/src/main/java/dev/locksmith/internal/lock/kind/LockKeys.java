@@ -2,6 +2,7 @@ package dev.locksmith.internal.lock.kind;
 
 import dev.locksmith.internal.lease.HoldKeys;
 import dev.locksmith.internal.store.StoreTopology;
+import dev.locksmith.internal.store.StoreTopology;
 
 /**
  * The Redis keys and channel of one lock. All begin with {@code prefix{name}}, so in a cluster
@@ -96,13 +97,6 @@ public record LockKeys(String lock, String fence, String channel, String latchPr
      */
     public LockKeys readWrite() {
         return at(lock + READ_WRITE, fence).publishingWith(publish);
-    }
-
-    /**
-     * @return whether releases are announced on the lock's own shard ({@code spublish}, a cluster)
-     */
-    public boolean sharded() {
-        return StoreTopology.SHARDED_PUBLISH.equals(publish);
     }
 
     /**

@@ -4,6 +4,8 @@ import dev.locksmith.internal.lease.LeaseKeeper;
 import dev.locksmith.internal.redis.ScriptCall;
 import dev.locksmith.internal.store.LockScript;
 import dev.locksmith.internal.store.LockStore;
+import dev.locksmith.internal.wire.ReadWriteField;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -16,11 +18,9 @@ public final class ReadWriteKind extends LockKind {
     public static final ReadWriteKind WRITE = new ReadWriteKind(false);
 
     private final boolean read;
-    private final String fieldPrefix;
 
     private ReadWriteKind(boolean read) {
         this.read = read;
-        this.fieldPrefix = read ? "r:" : "w:";
     }
 
     @Override
@@ -35,19 +35,20 @@ public final class ReadWriteKind extends LockKind {
 
     @Override
     public String holdField(String owner) {
-        return fieldPrefix + owner;
+        return ReadWriteField.hold(read, owner).text();
     }
 
     @Override
     public String expiryField(String owner) {
-        return "e:" + owner;
+        return ReadWriteField.expiry(owner).text();
     }
 
     @Override
     public ScriptCall acquisition(LockKeys keys, AcquireRequest request) {
-        return LockScript.list(read ? "acquire-read" : "acquire-write", new String[] {keys.lock(), keys.fence()},
-                request.owner(), Long.toString(request.leaseMillis()), Long.toString(request.counterLifetimeMillis()),
-                Long.toString(request.sinceMillis()), request.threadName(), request.joinsRing() ? "1" : "");
+        return LockScript.call(read ? "acquire-read" : "acquire-write").key("lock", keys.lock())
+                .key("fence", keys.fence()).arg("owner", request.owner()).arg("lease", request.leaseMillis())
+                .arg("fence-life", request.counterLifetimeMillis()).arg("since", request.sinceMillis())
+                .arg("thread", request.threadName()).flag("join-ring", request.joinsRing()).list();
     }
 
     /**
@@ -57,10 +58,11 @@ public final class ReadWriteKind extends LockKind {
      */
     @Override
     public ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis, RingRelease offer) {
-        return LockScript.integer(read ? "release-read" : "release-write",
-                new String[] {keys.lock(), keys.channel(), keys.latch(owner)}, owner, Long.toString(latchMillis),
-                keys.publish(), requestId, offer.offers() ? "1" : "", !read && offer.staysInRing() ? "1" : "",
-                Long.toString(System.currentTimeMillis()));
+        return LockScript.call(read ? "release-read" : "release-write").key("lock", keys.lock())
+                .key("channel", keys.channel()).key("latch", keys.latch(owner)).arg("owner", owner)
+                .arg("latch-life", latchMillis).arg("publish", keys.publish()).arg("request", requestId)
+                .flag("offers", offer.offers()).flag("stay-in-ring", !read && offer.staysInRing())
+                .arg("now", System.currentTimeMillis()).integer();
     }
 
     /**
@@ -77,15 +79,16 @@ public final class ReadWriteKind extends LockKind {
         if (leaseMillis <= 0) {
             return null;
         }
-        return LockScript.integer("rw-hold", new String[] {keys.lock()}, holdField(owner), expiryField(owner),
-                Long.toString(leaseMillis));
+        return LockScript.call("rw-hold").key("lock", keys.lock()).arg("hold", holdField(owner))
+                .arg("expiry", expiryField(owner)).arg("lease", leaseMillis).integer();
     }
 
     @Override
     public ScriptCall giveUp(LockKeys keys, String owner) {
         // A reader leaves no trace while it waits; a writer leaves its waiting mark.
         return read ? null
-                : LockScript.integer("give-up-write", new String[] {keys.lock(), keys.channel()}, owner, keys.publish());
+                : LockScript.call("give-up-write").key("lock", keys.lock()).key("channel", keys.channel())
+                        .arg("owner", owner).arg("publish", keys.publish()).integer();
     }
 
     @Override
@@ -95,7 +98,9 @@ public final class ReadWriteKind extends LockKind {
 
     @Override
     public CompletionStage<Boolean> isLocked(LockStore store, LockKeys keys) {
-        return store.hashFields(keys.lock()).thenApply(fields -> fields.stream().anyMatch(f -> f.startsWith(fieldPrefix)));
+        ReadWriteField.Kind side = ReadWriteField.hold(read, "").kind();
+        return store.hashFields(keys.lock()).thenApply(fields -> fields.stream().map(ReadWriteField::parse)
+                .flatMap(Optional::stream).anyMatch(field -> field.kind() == side));
     }
 
     @Override

@@ -85,7 +85,7 @@ public final class OfferDesk {
      * Passes on an offer to this process that no thread here wants.
      */
     void decline(LockKeys keys, String managerId, long token, long number) {
-        send(keys, passOn(keys, Long.toString(token), Long.toString(number), managerId + ":", ""), "decline");
+        send(keys, passOn(keys, Long.toString(token), Long.toString(number), managerId + ":", "", false), "decline");
     }
 
     /**
@@ -169,7 +169,7 @@ public final class OfferDesk {
      * @return completes when Redis answered
      */
     public CompletionStage<Long> reap(LockKeys keys) {
-        return store.update(passOn(keys, "", "", "", keys.sharded() ? "shardnumsub" : "numsub"), -1);
+        return store.update(passOn(keys, "", "", "", store.sharded() ? "shardnumsub" : "numsub", false), -1);
     }
 
     private void check(LockKeys keys, ProcessRing releaser, long token, long number) {
@@ -177,7 +177,7 @@ public final class OfferDesk {
             return;
         }
         try {
-            store.update(passOn(keys, Long.toString(token), Long.toString(number), "", ""), -1)
+            store.update(passOn(keys, Long.toString(token), Long.toString(number), "", "", false), -1)
                     .whenComplete((standing, failure) -> {
                         if (failure != null) {
                             // A BUSY, a failover, a timeout: passed on by the next try, or found lapsed by it.
@@ -219,10 +219,8 @@ public final class OfferDesk {
             OfferWatch.Due due = found[0];
             if (due != null) {
                 try {
-                    sent.add(store.update(LockScript.integer(keys.isReadWrite() ? "rw-pass-offer" : "pass-offer",
-                            new String[] {keys.lock(), keys.channel()}, Long.toString(due.token()), "", "",
-                            keys.publish(), Long.toString(reserveMillis), "", Long.toString(System.currentTimeMillis()),
-                            "1"), -1).toCompletableFuture());
+                    sent.add(store.update(passOn(keys, Long.toString(due.token()), "", "", "", true), -1)
+                            .toCompletableFuture());
                 } catch (RuntimeException e) {
                     sent.add(CompletableFuture.failedFuture(e));
                 }
@@ -245,8 +243,11 @@ public final class OfferDesk {
         }
     }
 
-    private ScriptCall passOn(LockKeys keys, String token, String number, String target, String onlyIfGone) {
-        return LockScript.integer(keys.isReadWrite() ? "rw-pass-offer" : "pass-offer", new String[] {keys.lock(), keys.channel()}, token, number, target,
-                keys.publish(), Long.toString(reserveMillis), onlyIfGone, Long.toString(System.currentTimeMillis()));
+    private ScriptCall passOn(LockKeys keys, String token, String number, String target, String onlyIfGone,
+                              boolean withdraw) {
+        return LockScript.call(keys.isReadWrite() ? "rw-pass-offer" : "pass-offer").key("lock", keys.lock())
+                .key("channel", keys.channel()).arg("token", token).arg("number", number).arg("offered-to", target)
+                .arg("publish", keys.publish()).arg("reserve", reserveMillis).arg("only-if-gone", onlyIfGone)
+                .arg("now", System.currentTimeMillis()).flag("withdraw", withdraw).integer();
     }
 }

@@ -157,8 +157,8 @@ public final class RedLockStore implements LockStore {
 
     @Override
     public CompletionStage<Void> publishToken(String fenceKey, long token, long lifetimeMillis) {
-        ScriptCall raise = LockScript.integer("raise-fence", new String[] {fenceKey}, Long.toString(token),
-                Long.toString(lifetimeMillis));
+        ScriptCall raise = LockScript.call("raise-fence").key("fence", fenceKey).arg("token", token)
+                .arg("fence-life", lifetimeMillis).integer();
         return votes.askAll(scripts -> raise.<Long>runOn(scripts)).thenApply(answers -> {
             long told = answers.stream().filter(Objects::nonNull).count();
             if (told < majority) {

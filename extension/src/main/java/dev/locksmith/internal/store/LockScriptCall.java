@@ -1,0 +1,112 @@
+package dev.locksmith.internal.store;
+
+import dev.locksmith.internal.redis.ScriptCall;
+import java.util.Arrays;
+
+/**
+ * One call of a lock operation being built, each KEY and ARGV named as the operation's header in
+ * its Lua file names it:
+ *
+ * <pre>{@code
+ * LockScript.call("hold-count").key("lock", keys.lock())
+ *         .arg("owner", owner).arg("count", count).arg("lease", "").integer();
+ * }</pre>
+ *
+ * {@link #integer()} and {@link #list()} check the names against the header, so a call that
+ * passes a value where the script expects another, or one too many or too few, is refused there.
+ */
+public final class LockScriptCall {
+    private static final String[] NONE = new String[0];
+
+    private final LockOperation operation;
+    private String[] keyNames = new String[4];
+    private String[] keys = new String[4];
+    private int keyCount;
+    private String[] argNames = new String[8];
+    private String[] args = new String[8];
+    private int argCount;
+
+    LockScriptCall(LockOperation operation) {
+        this.operation = operation;
+    }
+
+    /**
+     * @param name the key's name in the operation's header, such as {@code lock}
+     * @param key  the key
+     * @return this call
+     * @throws NullPointerException naming the operation and the key when {@code key} is null
+     */
+    public LockScriptCall key(String name, String key) {
+        if (keyCount == keys.length) {
+            keys = Arrays.copyOf(keys, 2 * keyCount);
+            keyNames = Arrays.copyOf(keyNames, 2 * keyCount);
+        }
+        keyNames[keyCount] = name;
+        keys[keyCount++] = requireValue("KEYS", name, key);
+        return this;
+    }
+
+    /**
+     * @param name  the argument's name in the operation's header, such as {@code owner}
+     * @param value its value
+     * @return this call
+     * @throws NullPointerException naming the operation and the argument when {@code value} is null
+     */
+    public LockScriptCall arg(String name, String value) {
+        if (argCount == args.length) {
+            args = Arrays.copyOf(args, 2 * argCount);
+            argNames = Arrays.copyOf(argNames, 2 * argCount);
+        }
+        argNames[argCount] = name;
+        args[argCount++] = requireValue("ARGV", name, value);
+        return this;
+    }
+
+    /**
+     * @return this call, with the number in decimal
+     */
+    public LockScriptCall arg(String name, long value) {
+        return arg(name, Long.toString(value));
+    }
+
+    /**
+     * @return this call, with {@code '1'} for true and {@code ''} for false, as the scripts read a flag
+     */
+    public LockScriptCall flag(String name, boolean on) {
+        return arg(name, on ? "1" : "");
+    }
+
+    /**
+     * @return the call, answering an integer
+     * @throws IllegalArgumentException if its names differ from the operation's header
+     */
+    public ScriptCall integer() {
+        check();
+        return ScriptCall.integer(operation.script(), copy(keys, keyCount), copy(args, argCount));
+    }
+
+    /**
+     * @return the call, answering a list
+     * @throws IllegalArgumentException if its names differ from the operation's header
+     */
+    public ScriptCall list() {
+        check();
+        return ScriptCall.list(operation.script(), copy(keys, keyCount), copy(args, argCount));
+    }
+
+    private void check() {
+        operation.signature().check(copy(keyNames, keyCount), copy(argNames, argCount));
+    }
+
+    private String requireValue(String side, String name, String value) {
+        if (value == null) {
+            throw new NullPointerException("The call of script operation '" + operation.name() + "' gives no value for "
+                    + side + " '" + name + "'; pass '' for an empty one");
+        }
+        return value;
+    }
+
+    private static String[] copy(String[] values, int count) {
+        return count == 0 ? NONE : Arrays.copyOf(values, count);
+    }
+}
