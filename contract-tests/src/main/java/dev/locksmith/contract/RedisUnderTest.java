@@ -14,10 +14,13 @@ import java.util.List;
  *                 .mode(RedisMode.SENTINEL);
  *     }
  *
- *     public List<StoredKey> keys(String prefix) {
- *         try (var connection = RedisClient.create(masterUri).connect()) {   // Lettuce, or any client
- *             var redis = connection.sync();
+ *     public List<StoredKey> keys(String prefix) {   // with Lettuce here; any client will do
+ *         RedisClient client = RedisClient.create("redis-sentinel://sentinel-1:26379,sentinel-2:26379#locks");
+ *         try (StatefulRedisConnection<String, String> connection = client.connect()) {
+ *             RedisCommands<String, String> redis = connection.sync();
  *             return redis.keys(prefix + "*").stream().map(key -> new StoredKey(key, redis.pttl(key))).toList();
+ *         } finally {
+ *             client.shutdown();
  *         }
  *     }
  * }
