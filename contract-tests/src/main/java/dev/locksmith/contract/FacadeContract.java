@@ -59,7 +59,7 @@ public abstract class FacadeContract extends StoreContract {
     /**
      * @return every kind of lock: reentrant, fair, read, write, multi
      */
-    static Stream<Arguments> kinds() {
+    protected static Stream<Arguments> kinds() {
         return Stream.of(
                 new Kind("reentrant", LockManager::getLock, LockManager::getLock, n -> n),
                 new Kind("fair", LockManager::getFairLock, LockManager::getFairLock, n -> n),
