@@ -41,7 +41,9 @@ public interface RedisUnderTest {
      * a cluster: all of them; with RedLock: every independent master), each listed once. A
      * contract asks this after each test to prove that nothing it did is left behind. A key seen
      * on a replica that its master no longer has is listed too; the contract waits for
-     * replication to catch up.
+     * replication to catch up. With RedLock, a key that only a minority of the masters has and
+     * that expires may be left out: a hold exists while a majority has it, and a master that
+     * answered too late keeps its copy until the lease runs out.
      *
      * @param prefix a key prefix of letters, digits, {@code -} and {@code :}, no pattern characters
      * @return the keys now, with their time to live
