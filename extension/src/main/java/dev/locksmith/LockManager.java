@@ -40,11 +40,43 @@ public interface LockManager extends AutoCloseable {
     DistributedReadWriteLock getReadWriteLock(String name);
 
     /**
+     * The multi-lock over {@code locks}, typed as a single lock for callers written before
+     * {@link #getMultiLockOf(DistributedLock...)}, which returns the same lock with its own type
+     * (the lock returned here is a {@link DistributedMultiLock} too). Where a set of names has
+     * no single answer, the {@code DistributedLock} methods answer as follows:
+     * <ul>
+     *   <li>{@link DistributedLock#fencingToken()} throws {@link UnsupportedOperationException}:
+     *       each lock has its own token, which {@link DistributedMultiLock#fencingTokens()} gives
+     *       (or each lock's own {@code fencingToken()});</li>
+     *   <li>{@link DistributedLock#getHoldCount()} is the multi-lock's own reentrant count, as
+     *       {@link DistributedMultiLock#getHoldCount()};</li>
+     *   <li>{@link DistributedLock#isLocked()} is true when any of its locks is held, by any thread
+     *       in any JVM: while it is, the multi-lock cannot be taken without waiting (unless the
+     *       current thread is the holder).</li>
+     * </ul>
+     *
      * @param locks the locks to hold together, of any kind
      * @return a lock that acquires all of them within the wait time, or none
      * @throws IllegalArgumentException if no lock is given or one is null
      */
     DistributedLock getMultiLock(DistributedLock... locks);
+
+    /**
+     * @param locks the locks to hold together, of any kind; a multi-lock among them adds its own locks
+     * @return a multi-lock that acquires all of them within the wait time, or none
+     * @throws IllegalArgumentException      if no lock is given or one is null
+     * @throws UnsupportedOperationException from an implementation whose {@link #getMultiLock(DistributedLock...)}
+     *                                       returns no {@link DistributedMultiLock}
+     */
+    default DistributedMultiLock getMultiLockOf(DistributedLock... locks) {
+        DistributedLock multi = getMultiLock(locks);
+        if (multi instanceof DistributedMultiLock typed) {
+            return typed;
+        }
+        throw new UnsupportedOperationException(getClass().getName() + " returns " + multi.getClass().getName()
+                + " from getMultiLock, which is no DistributedMultiLock; use getMultiLock and each lock's own"
+                + " fencingToken()");
+    }
 
     /**
      * Runs {@code action} while holding the lock of that name. Inside a JTA transaction the

@@ -52,6 +52,14 @@ abstract class LockContractTest {
      */
     abstract List<String> channels(String name);
 
+    /**
+     * @return the fencing tokens the current thread holds {@code lock} with: its one token, or
+     *         one per lock of a multi-lock
+     */
+    List<Long> tokens(DistributedLock lock) {
+        return List.of(lock.fencingToken());
+    }
+
     private LockManager manager() {
         return manager(Duration.ofSeconds(30));
     }
@@ -87,14 +95,14 @@ abstract class LockContractTest {
         for (int i = 0; i < 5; i++) {
             lock.lock();
         }
-        long token = lock.fencingToken();
+        List<Long> token = tokens(lock);
 
         assertThat(lock.getHoldCount()).isEqualTo(5);
         for (int i = 4; i > 0; i--) {
             lock.unlock();
             assertThat(lock.getHoldCount()).isEqualTo(i);
             assertThat(lock.isLocked()).isTrue();
-            assertThat(lock.fencingToken()).isEqualTo(token);
+            assertThat(tokens(lock)).isEqualTo(token);
         }
         lock.unlock();
         assertThat(lock.isLocked()).isFalse();
@@ -225,17 +233,21 @@ abstract class LockContractTest {
     void fencingTokensIncreaseWithEveryNewHolder() throws Exception {
         LockManager first = manager();
         LockManager second = manager();
-        List<Long> tokens = new ArrayList<>();
+        List<List<Long>> tokens = new ArrayList<>();
 
         for (int i = 0; i < 6; i++) {
             DistributedLock lock = lockOf(i % 2 == 0 ? first : second, "fenced");
             lock.lock();
-            tokens.add(lock.fencingToken());
+            tokens.add(tokens(lock));
             lock.unlock();
         }
 
-        assertThat(tokens).isSorted().doesNotHaveDuplicates();
-        assertThatThrownBy(() -> lockOf(first, "fenced").fencingToken())
+        for (int part = 0; part < tokens.get(0).size(); part++) {
+            int of = part;
+            assertThat(tokens.stream().map(held -> held.get(of)).toList()).as("the tokens of lock %d", part)
+                    .isSorted().doesNotHaveDuplicates();
+        }
+        assertThatThrownBy(() -> tokens(lockOf(first, "fenced")))
                 .isInstanceOf(IllegalMonitorStateException.class);
     }
 
@@ -262,7 +274,7 @@ abstract class LockContractTest {
         Await.until("the watchdog noticed the loss", Duration.ofSeconds(5),
                 () -> locks.statistics().renewed() == 0);
 
-        assertThatThrownBy(lock::fencingToken).isInstanceOf(LockLostException.class);
+        assertThatThrownBy(() -> tokens(lock)).isInstanceOf(LockLostException.class);
         assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class).hasMessageContaining("vanishing");
         assertThat(lock.tryLock()).as("after the loss is reported the lock can be taken afresh").isTrue();
         lock.unlock();

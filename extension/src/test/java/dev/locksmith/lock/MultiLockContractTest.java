@@ -1,11 +1,19 @@
 package dev.locksmith.lock;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.locksmith.DistributedLock;
+import dev.locksmith.DistributedMultiLock;
 import dev.locksmith.LockManager;
+import dev.locksmith.Locksmith;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 
 /**
- * The lock contract, run by a multi-lock over a reentrant, a fair and a write lock.
+ * The lock contract, run by a multi-lock over a reentrant, a fair and a write lock: its tokens are
+ * its locks' own, one each, and what a set of names has no single answer for is said, not borrowed
+ * from one of its locks.
  */
 class MultiLockContractTest extends LockContractTest {
     @Override
@@ -18,5 +26,63 @@ class MultiLockContractTest extends LockContractTest {
     List<String> channels(String name) {
         return List.of("locksmith:{" + name + "-a}:released", "locksmith:{" + name + "-b}:released",
                 "locksmith:{" + name + "-c}:rw:released");
+    }
+
+    @Override
+    List<Long> tokens(DistributedLock lock) {
+        return ((DistributedMultiLock) lock).fencingTokens();
+    }
+
+    @Test
+    void aMultiLockHasNoTokenOfItsOwnAndNamesWhereEachLocksTokenIs() {
+        try (LockManager locks = Locksmith.builder().redisUri(redis.uri()).build()) {
+            DistributedLock first = locks.getLock("own-a");
+            DistributedLock second = locks.getLock("own-b");
+            DistributedMultiLock both = locks.getMultiLockOf(first, second);
+            both.lock();
+
+            assertThat(both.fencingTokens()).containsExactly(first.fencingToken(), second.fencingToken());
+            assertThat(both.locks()).containsExactly(first, second);
+            assertThatThrownBy(((DistributedLock) both)::fencingToken).isInstanceOf(UnsupportedOperationException.class)
+                    .hasMessageContaining("multi[own-a,own-b]").hasMessageContaining("fencingTokens()");
+            both.unlock();
+        }
+    }
+
+    @Test
+    void theHoldCountIsTheMultiLocksOwnNotThatOfAPartHeldAlone() {
+        try (LockManager locks = Locksmith.builder().redisUri(redis.uri()).build()) {
+            DistributedLock first = locks.getLock("count-a");
+            DistributedLock second = locks.getLock("count-b");
+            DistributedMultiLock both = locks.getMultiLockOf(first, second);
+            first.lock();
+            second.lock();
+
+            assertThat(both.getHoldCount()).as("each part held alone, the multi-lock not at all").isZero();
+            both.lock();
+            assertThat(both.getHoldCount()).isOne();
+            assertThat(first.getHoldCount()).isEqualTo(2);
+            both.unlock();
+
+            assertThat(both.getHoldCount()).isZero();
+            assertThat(first.getHoldCount()).as("the hold taken alone stays").isOne();
+            second.unlock();
+            first.unlock();
+        }
+    }
+
+    @Test
+    void aMultiLockAmongTheLocksAddsItsOwnLocks() {
+        try (LockManager locks = Locksmith.builder().redisUri(redis.uri()).build()) {
+            DistributedLock inner = locks.getMultiLock(locks.getLock("nested-a"), locks.getLock("nested-b"));
+            DistributedMultiLock outer = locks.getMultiLockOf(inner, locks.getLock("nested-c"));
+
+            outer.lock();
+
+            assertThat(outer.getName()).isEqualTo("multi[nested-a,nested-b,nested-c]");
+            assertThat(outer.fencingTokens()).hasSize(3);
+            outer.unlock();
+            assertThat(redis.lockStateLeftBehind(5_000)).isEmpty();
+        }
     }
 }

@@ -1,6 +1,7 @@
 package dev.locksmith.internal.lock;
 
 import dev.locksmith.DistributedLock;
+import dev.locksmith.DistributedMultiLock;
 import dev.locksmith.internal.lease.Hold;
 import dev.locksmith.internal.lock.local.Deadline;
 import dev.locksmith.internal.lock.local.Waiting;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Several locks taken as one: all of them within the wait time, or none. It never waits for a
@@ -23,10 +25,18 @@ import java.util.stream.Collectors;
  *
  * <p>The attempts at all the locks go out together and are answered in one round trip, as do
  * the releases: an uncontended cycle costs two round trips whatever the number of locks.
+ *
+ * <p>It is a {@link DistributedMultiLock}, and a {@link DistributedLock} only for callers of
+ * {@code getMultiLock}, written when it had no type of its own: where a set of names has no
+ * single answer, those methods say so ({@link #fencingToken()}) or answer what
+ * {@code LockManager#getMultiLock} documents, nothing borrowed from one of its locks.
  */
-final class MultiLock extends LockFacade {
+final class MultiLock extends LockFacade implements DistributedMultiLock {
     private final List<DistributedLock> locks;
     private final String name;
+    // The multi-lock's own reentrant count, per thread: its locks' counts also count the holds a
+    // thread took of them alone, so no count of theirs is the multi-lock's.
+    private final ThreadLocal<int[]> holds = ThreadLocal.withInitial(() -> new int[1]);
 
     MultiLock(List<DistributedLock> locks) {
         if (locks == null || locks.isEmpty()) {
@@ -37,13 +47,20 @@ final class MultiLock extends LockFacade {
                 throw new IllegalArgumentException("Lock " + i + " of the multi-lock is null; pass locks from a LockManager");
             }
         }
-        this.locks = List.copyOf(locks);
+        this.locks = locks.stream()
+                .flatMap(lock -> lock instanceof MultiLock multi ? multi.locks.stream() : Stream.of(lock))
+                .toList();
         this.name = this.locks.stream().map(DistributedLock::getName).collect(Collectors.joining(",", "multi[", "]"));
     }
 
     @Override
     public String getName() {
         return name;
+    }
+
+    @Override
+    public List<DistributedLock> locks() {
+        return locks;
     }
 
     @Override
@@ -97,7 +114,7 @@ final class MultiLock extends LockFacade {
         waiting.checkInterrupt();
         int waitFor = tryAllAtOnce(leaseMillis);
         if (waitFor < 0) {
-            return allTaken(locks);
+            return counted(allTaken(locks));
         }
         if (deadline.hasPassed()) {
             return false;
@@ -127,7 +144,7 @@ final class MultiLock extends LockFacade {
                 throw failure;
             }
             if (busy < 0) {
-                return allTaken(held);
+                return counted(allTaken(held));
             }
             releaseAll(held);
             if (deadline.hasPassed()) {
@@ -135,6 +152,11 @@ final class MultiLock extends LockFacade {
             }
             waitFor = busy;
         }
+    }
+
+    private boolean counted(boolean acquired) {
+        holds.get()[0]++;
+        return acquired;
     }
 
     /**
@@ -242,6 +264,10 @@ final class MultiLock extends LockFacade {
 
     @Override
     public void unlock() {
+        int[] held = holds.get();
+        if (held[0] > 0) {
+            held[0]--;
+        }
         List<DistributedLock> reversed = new ArrayList<>(locks);
         Collections.reverse(reversed);
         releaseAll(reversed);
@@ -290,7 +316,8 @@ final class MultiLock extends LockFacade {
     }
 
     /**
-     * @return true if any of the locks is held, so that taking all of them would have to wait
+     * @return true if any of its locks is held, by any thread in any JVM: while it is, taking all of
+     *         them would have to wait (unless the current thread holds them)
      */
     @Override
     public boolean isLocked() {
@@ -305,9 +332,17 @@ final class MultiLock extends LockFacade {
         return locks.stream().allMatch(DistributedLock::isHeldByCurrentThread);
     }
 
+    /**
+     * @return the multi-lock's own reentrant count while the current thread still holds each of
+     *         its locks, else 0
+     */
     @Override
     public int getHoldCount() {
-        return locks.stream().mapToInt(DistributedLock::getHoldCount).min().orElse(0);
+        int[] count = holds.get();
+        if (count[0] > 0 && locks.stream().anyMatch(lock -> lock.getHoldCount() == 0)) {
+            count[0] = 0; // a lock's hold is gone (lost, forced, or the grant was undone by a close)
+        }
+        return count[0];
     }
 
     @Override
@@ -315,13 +350,19 @@ final class MultiLock extends LockFacade {
         return locks.stream().map(DistributedLock::remainingLease).min(Duration::compareTo).orElse(Duration.ZERO);
     }
 
+    @Override
+    public List<Long> fencingTokens() {
+        return locks.stream().map(DistributedLock::fencingToken).toList();
+    }
+
     /**
-     * @return the token of the first lock, which is taken afresh by every acquisition of the
-     *         multi-lock and so increases strictly; use each lock's own token to fence its resource
+     * @throws UnsupportedOperationException always: each of its locks has a token of its own
      */
     @Override
     public long fencingToken() {
-        return locks.get(0).fencingToken();
+        throw new UnsupportedOperationException("The " + name + " has no fencing token of its own: each of its locks"
+                + " has one. Use DistributedMultiLock#fencingTokens() (LockManager#getMultiLockOf returns the"
+                + " multi-lock with that type), or each lock's own fencingToken()");
     }
 
     @Override

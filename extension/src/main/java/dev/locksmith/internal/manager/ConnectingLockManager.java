@@ -2,6 +2,7 @@ package dev.locksmith.internal.manager;
 
 import dev.locksmith.CallOptions;
 import dev.locksmith.DistributedLock;
+import dev.locksmith.DistributedMultiLock;
 import dev.locksmith.DistributedReadWriteLock;
 import dev.locksmith.Fence;
 import dev.locksmith.JobInfo;
@@ -99,6 +100,11 @@ public final class ConnectingLockManager implements LockManager {
     @Override
     public DistributedLock getMultiLock(DistributedLock... locks) {
         return connection.manager().getMultiLock(locks);
+    }
+
+    @Override
+    public DistributedMultiLock getMultiLockOf(DistributedLock... locks) {
+        return connection.manager().getMultiLockOf(locks);
     }
 
     @Override

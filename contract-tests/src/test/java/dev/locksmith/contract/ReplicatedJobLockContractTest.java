@@ -1,0 +1,16 @@
+package dev.locksmith.contract;
+
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The job lock contract on a master with a replica that acknowledges every acquisition ({@code syncReplicas(1)}).
+ */
+class ReplicatedJobLockContractTest extends JobLockContract {
+    @RegisterExtension
+    static final SharedRedis redis = SharedRedis.replicated();
+
+    @Override
+    protected RedisUnderTest redis() {
+        return redis;
+    }
+}
