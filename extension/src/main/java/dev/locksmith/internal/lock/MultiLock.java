@@ -2,7 +2,6 @@ package dev.locksmith.internal.lock;
 
 import dev.locksmith.DistributedLock;
 import dev.locksmith.DistributedMultiLock;
-import dev.locksmith.internal.lease.Hold;
 import dev.locksmith.internal.lock.local.Deadline;
 import dev.locksmith.internal.lock.local.Waiting;
 import dev.locksmith.internal.observe.CallContext;
@@ -12,8 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -112,7 +109,7 @@ final class MultiLock extends LockFacade implements DistributedMultiLock {
     @Override
     boolean acquire(Deadline deadline, long leaseMillis, Waiting waiting) throws InterruptedException {
         waiting.checkInterrupt();
-        int waitFor = tryAllAtOnce(leaseMillis);
+        int waitFor = MultiLockParts.tryAllAtOnce(locks, leaseMillis);
         if (waitFor < 0) {
             return counted(allTaken(locks));
         }
@@ -121,7 +118,7 @@ final class MultiLock extends LockFacade implements DistributedMultiLock {
         }
         while (true) {
             DistributedLock first = locks.get(waitFor);
-            if (!take(first, deadline, leaseMillis, waiting)) {
+            if (!MultiLockParts.take(first, deadline, leaseMillis, waiting)) {
                 return false;
             }
             List<DistributedLock> held = new ArrayList<>(List.of(first));
@@ -131,7 +128,7 @@ final class MultiLock extends LockFacade implements DistributedMultiLock {
                     if (i == waitFor) {
                         continue;
                     }
-                    if (take(locks.get(i), Deadline.in(0), leaseMillis, waiting)) {
+                    if (MultiLockParts.take(locks.get(i), Deadline.in(0), leaseMillis, waiting)) {
                         held.add(locks.get(i));
                     } else {
                         busy = i;
@@ -140,13 +137,13 @@ final class MultiLock extends LockFacade implements DistributedMultiLock {
             } catch (Throwable failure) {
                 // A part failed (its manager closed, Redis refused, an interrupt): the parts taken
                 // so far are nobody's once the caller hears "no", so they are released here.
-                releaseAfter(held, failure);
+                MultiLockParts.releaseAfter(held, failure);
                 throw failure;
             }
             if (busy < 0) {
                 return counted(allTaken(held));
             }
-            releaseAll(held);
+            MultiLockParts.releaseAll(held);
             if (deadline.hasPassed()) {
                 return false;
             }
@@ -176,90 +173,8 @@ final class MultiLock extends LockFacade implements DistributedMultiLock {
         IllegalStateException closed = new IllegalStateException("The LockManager of a part of the " + describe()
                 + " closed while it was being acquired; its close released that part, and the other parts were"
                 + " released too");
-        releaseAfter(stillOpen, closed);
+        MultiLockParts.releaseAfter(stillOpen, closed);
         throw closed;
-    }
-
-    /**
-     * One attempt at every lock, all sent before any answer is awaited. Whatever was granted is
-     * given back when one lock is busy.
-     *
-     * @return -1 when every lock is now held, else the index of a lock to wait for
-     */
-    private int tryAllAtOnce(long leaseMillis) {
-        List<Acquisition> attempts = new ArrayList<>();
-        for (DistributedLock lock : locks) {
-            Acquisition attempt = lock instanceof RedisLock ours ? ours.firstAttempt(leaseMillis) : null;
-            if (attempt == null) {
-                return 0; // re-entry, or another implementation: the lock by lock way
-            }
-            attempts.add(attempt);
-        }
-        List<CompletionStage<List<Long>>> answers = new ArrayList<>();
-        RuntimeException failure = null;
-        try {
-            for (Acquisition attempt : attempts) {
-                answers.add(attempt.send());
-            }
-        } catch (RuntimeException e) {
-            // The attempts sent before this one may be granted: they are settled below and
-            // whatever they got is released before the failure is thrown.
-            failure = e;
-        }
-        List<DistributedLock> granted = new ArrayList<>();
-        int busy = -1;
-        for (int i = 0; i < answers.size(); i++) {
-            try {
-                attempts.get(i).settle(answers.get(i));
-                if (attempts.get(i).granted() != null) {
-                    granted.add(locks.get(i));
-                } else {
-                    attempts.get(i).withdraw();
-                    busy = busy < 0 ? i : busy;
-                }
-            } catch (RuntimeException e) {
-                failure = failure == null ? e : failure;
-            }
-        }
-        if (failure == null && busy < 0) {
-            return -1;
-        }
-        if (failure != null) {
-            releaseAfter(granted, failure);
-            throw failure;
-        }
-        releaseAll(granted);
-        return busy;
-    }
-
-    /**
-     * Releases the parts taken before {@code failure}, which the caller is to hear about: a
-     * failure of the release is added to it as suppressed.
-     */
-    private static void releaseAfter(List<DistributedLock> taken, Throwable failure) {
-        try {
-            releaseAll(taken);
-        } catch (RuntimeException releaseFailure) {
-            failure.addSuppressed(releaseFailure);
-        }
-    }
-
-    /**
-     * A lock of this library waits the way this acquisition waits; any other {@code Lock} is asked
-     * through its public methods.
-     */
-    private static boolean take(DistributedLock lock, Deadline deadline, long lease, Waiting waiting)
-            throws InterruptedException {
-        if (lock instanceof LockFacade ours) {
-            return ours.acquire(deadline, lease, waiting);
-        }
-        if (deadline.isInfinite() && lease == WATCHDOG) {
-            lock.lockInterruptibly();
-            return true;
-        }
-        long waitNanos = deadline.isInfinite() ? Long.MAX_VALUE : Math.max(0, deadline.remainingNanos());
-        long leaseNanos = lease == WATCHDOG ? WATCHDOG : TimeUnit.MILLISECONDS.toNanos(lease);
-        return lock.tryLock(waitNanos, leaseNanos, TimeUnit.NANOSECONDS);
     }
 
     @Override
@@ -270,40 +185,7 @@ final class MultiLock extends LockFacade implements DistributedMultiLock {
         }
         List<DistributedLock> reversed = new ArrayList<>(locks);
         Collections.reverse(reversed);
-        releaseAll(reversed);
-    }
-
-    /**
-     * Releases every lock given, even when some fail, the way every release goes ({@link Release}):
-     * all sent before any answer is awaited, and a part may pass straight to a thread of its own
-     * process that waits for it. The first failure is thrown with the others suppressed.
-     */
-    private static void releaseAll(List<DistributedLock> held) {
-        List<RuntimeException> failures = new ArrayList<>();
-        List<Release> pending = new ArrayList<>();
-        for (DistributedLock lock : held) {
-            try {
-                Hold hold = lock instanceof RedisLock ours ? ours.currentHold() : null;
-                if (hold == null) {
-                    lock.unlock();
-                } else {
-                    pending.add(((RedisLock) lock).sendRelease(hold));
-                }
-            } catch (RuntimeException e) {
-                failures.add(e);
-            }
-        }
-        for (Release release : pending) {
-            try {
-                release.settle();
-            } catch (RuntimeException e) {
-                failures.add(e);
-            }
-        }
-        if (!failures.isEmpty()) {
-            failures.subList(1, failures.size()).forEach(failures.get(0)::addSuppressed);
-            throw failures.get(0);
-        }
+        MultiLockParts.releaseAll(reversed);
     }
 
     @Override
