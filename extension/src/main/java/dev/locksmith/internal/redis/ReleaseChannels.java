@@ -28,7 +28,7 @@ import java.util.function.Consumer;
  *
  * <p>A subscription Redis refused or did not confirm (an error answer, a timeout, a dropped
  * connection) is not kept as failed: the next listener that asks for its confirmation
- * ({@link Subscription#subscribed()}), and the next topology change, subscribe the channel again.
+ * ({@link ChannelSubscription#subscribed()}), and the next topology change, subscribe the channel again.
  */
 public final class ReleaseChannels {
     /** The message that wakes every waiter of a channel: a release to everyone, or a resubscription. */
@@ -183,23 +183,23 @@ public final class ReleaseChannels {
      *
      * @param channel   the channel
      * @param onMessage given each message, on Lettuce's I/O thread; must not block
-     * @return the subscription, to {@link Subscription#close() close} when done
+     * @return the subscription, to {@link ChannelSubscription#close() close} when done
      */
-    public synchronized Subscription subscribe(String channel, Consumer<String> onMessage) {
+    public synchronized ChannelSubscription subscribe(String channel, Consumer<String> onMessage) {
         Channel existing = channels.get(channel);
         if (existing == null) {
             existing = new Channel(subscribeEverywhere(channel));
             channels.put(channel, existing);
         }
         existing.listeners.add(onMessage);
-        return new Subscription(this, channel, existing, onMessage);
+        return new ChannelSubscription(this, channel, existing, onMessage);
     }
 
     /**
      * @return completes when Redis confirmed the channel's subscription; a subscription that
      *         failed is sent again first, so a refusal or a timeout is never kept
      */
-    private synchronized CompletionStage<Void> confirmation(String channel) {
+    synchronized CompletionStage<Void> confirmation(String channel) {
         Channel existing = channels.get(channel);
         if (existing == null) {
             return CompletableFuture.failedFuture(new IllegalStateException("No longer listening on " + channel));
@@ -244,7 +244,7 @@ public final class ReleaseChannels {
         return channels.size();
     }
 
-    private synchronized CompletableFuture<Void> unsubscribe(String channel, Consumer<String> onMessage) {
+    synchronized CompletableFuture<Void> unsubscribe(String channel, Consumer<String> onMessage) {
         Channel existing = channels.get(channel);
         if (existing == null) {
             return CompletableFuture.completedFuture(null);
@@ -279,73 +279,12 @@ public final class ReleaseChannels {
         }
     }
 
-    private static final class Channel {
+    static final class Channel {
         volatile CompletableFuture<Void> subscribed; // written under the ReleaseChannels' monitor
         final Set<Consumer<String>> listeners = Collections.newSetFromMap(new IdentityHashMap<>());
 
         Channel(CompletableFuture<Void> subscribed) {
             this.subscribed = subscribed;
-        }
-    }
-
-    /**
-     * One listener on one channel.
-     */
-    public static final class Subscription implements AutoCloseable {
-        private final ReleaseChannels owner;
-        private final String channel;
-        private final Channel subscribedChannel;
-        private final Consumer<String> onMessage;
-        private boolean closed;
-
-        private Subscription(ReleaseChannels owner, String channel, Channel subscribedChannel,
-                             Consumer<String> onMessage) {
-            this.owner = owner;
-            this.channel = channel;
-            this.subscribedChannel = subscribedChannel;
-            this.onMessage = onMessage;
-        }
-
-        /**
-         * @return whether Redis confirmed the channel's latest subscription, and no renewal of it
-         *         failed since; never blocks
-         */
-        public boolean isConfirmed() {
-            CompletableFuture<Void> latest = subscribedChannel.subscribed;
-            return latest.isDone() && !latest.isCompletedExceptionally();
-        }
-
-        /**
-         * Asks for the subscription's confirmation; when the last SUBSCRIBE of the channel failed,
-         * this sends it again.
-         *
-         * @return completes when Redis has confirmed the subscription, or exceptionally with why
-         *         this try did not
-         */
-        public CompletionStage<Void> subscribed() {
-            return owner.confirmation(channel);
-        }
-
-        /**
-         * Stops listening; the channel is unsubscribed when this was its last listener.
-         */
-        @Override
-        public void close() {
-            end();
-        }
-
-        /**
-         * Stops listening, as {@link #close()}.
-         *
-         * @return completes when Redis confirmed that this process no longer listens on the
-         *         channel (at once when other listeners here keep it)
-         */
-        public synchronized CompletionStage<Void> end() {
-            if (closed) {
-                return CompletableFuture.completedFuture(null);
-            }
-            closed = true;
-            return owner.unsubscribe(channel, onMessage);
         }
     }
 }

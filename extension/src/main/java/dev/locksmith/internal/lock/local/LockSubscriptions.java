@@ -2,8 +2,8 @@ package dev.locksmith.internal.lock.local;
 
 import dev.locksmith.internal.lock.kind.LockKeys;
 import dev.locksmith.internal.lock.ring.ProcessRing;
+import dev.locksmith.internal.redis.ChannelSubscription;
 import dev.locksmith.internal.redis.ReleaseChannels;
-import dev.locksmith.internal.redis.ReleaseChannels.Subscription;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.ReentrantLock;
@@ -22,8 +22,8 @@ public final class LockSubscriptions {
     private final String managerId;
     private final Consumer<String> onMessage;
     private final ProcessRing ring;
-    private volatile Subscription everyone;
-    private volatile Subscription own;
+    private volatile ChannelSubscription everyone;
+    private volatile ChannelSubscription own;
     private CompletionStage<Void> confirmed;
     private volatile boolean listening;
 
@@ -64,7 +64,7 @@ public final class LockSubscriptions {
         }
         if (confirmed == null || confirmed.toCompletableFuture().isCompletedExceptionally()
                 || (confirmed.toCompletableFuture().isDone() && !isListening())) {
-            Subscription address = own;
+            ChannelSubscription address = own;
             // The flag is set before the stage completes: a caller that awaited it sees it.
             confirmed = everyone.subscribed().thenCombine(address.subscribed(), (a, b) -> b)
                     .thenRun(() -> listening = own == address);
@@ -76,8 +76,8 @@ public final class LockSubscriptions {
      * @return whether Redis confirmed that this process listens, on the lock's channel and its own
      */
     public boolean isListening() {
-        Subscription channel = everyone;
-        Subscription address = own;
+        ChannelSubscription channel = everyone;
+        ChannelSubscription address = own;
         // A renewal that failed after a topology change or a reconnect makes it unknown again.
         return listening && channel != null && address != null && channel.isConfirmed() && address.isConfirmed();
     }
