@@ -9,11 +9,9 @@ import dev.locksmith.LockManager;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,36 +39,11 @@ public abstract class HandOverContract extends StoreContract {
         DistributedLock lock = locks.getLock("passed");
         int threads = 4;
         int cyclesEach = 60;
-        AtomicInteger inside = new AtomicInteger();
-        AtomicInteger counter = new AtomicInteger(); // read, then written: only the lock keeps updates
-        List<Long> tokens = Collections.synchronizedList(new ArrayList<>());
-        CountDownLatch start = new CountDownLatch(1);
-        List<Future<?>> workers = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            workers.add(inOtherThread(() -> {
-                start.await();
-                for (int i = 0; i < cyclesEach; i++) {
-                    assertThat(lock.tryLock(30, TimeUnit.SECONDS)).isTrue();
-                    try {
-                        assertThat(inside.incrementAndGet()).as("holders at once").isEqualTo(1);
-                        counter.set(counter.get() + 1);
-                        tokens.add(lock.fencingToken());
-                        inside.decrementAndGet();
-                    } finally {
-                        lock.unlock();
-                    }
-                }
-                return null;
-            }));
-        }
 
-        start.countDown();
-        for (Future<?> worker : workers) {
-            worker.get(2, TimeUnit.MINUTES);
-        }
+        ContendedCycles cycles = contendedCycles(Collections.nCopies(threads, lock), cyclesEach);
 
-        assertThat(counter.get()).as("no lost update").isEqualTo(threads * cyclesEach);
-        assertThat(tokens).as("fencing tokens strictly increase, hand-over or not").isSorted().doesNotHaveDuplicates();
+        assertThat(cycles.updates()).as("no lost update").isEqualTo(threads * cyclesEach);
+        assertThat(cycles.tokens()).as("fencing tokens strictly increase, hand-over or not").isSorted().doesNotHaveDuplicates();
         assertThat(lock.isLocked()).isFalse();
     }
 

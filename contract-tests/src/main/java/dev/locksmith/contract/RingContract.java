@@ -8,13 +8,10 @@ import dev.locksmith.LockManager;
 import dev.locksmith.testing.Await;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,40 +36,18 @@ public abstract class RingContract extends StoreContract {
     @Test
     void processesTakeTurnsWithNoLostUpdateAndNeverTwoHolders() throws Exception {
         List<LockManager> processes = List.of(manager(), manager(), manager());
-        AtomicInteger inside = new AtomicInteger();
-        AtomicInteger counter = new AtomicInteger(); // read, then written: only the lock keeps updates
-        List<Long> tokens = Collections.synchronizedList(new ArrayList<>());
-        CountDownLatch start = new CountDownLatch(1);
-        List<Future<?>> workers = new ArrayList<>();
-        int cyclesEach = 25;
+        List<DistributedLock> locks = new ArrayList<>();
         for (LockManager process : processes) {
             for (int t = 0; t < 2; t++) {
-                DistributedLock lock = process.getLock("turns");
-                workers.add(inOtherThread(() -> {
-                    start.await();
-                    for (int i = 0; i < cyclesEach; i++) {
-                        assertThat(lock.tryLock(30, TimeUnit.SECONDS)).isTrue();
-                        try {
-                            assertThat(inside.incrementAndGet()).as("holders at once").isEqualTo(1);
-                            counter.set(counter.get() + 1);
-                            tokens.add(lock.fencingToken());
-                            inside.decrementAndGet();
-                        } finally {
-                            lock.unlock();
-                        }
-                    }
-                    return null;
-                }));
+                locks.add(process.getLock("turns"));
             }
         }
+        int cyclesEach = 25;
 
-        start.countDown();
-        for (Future<?> worker : workers) {
-            worker.get(2, TimeUnit.MINUTES);
-        }
+        ContendedCycles cycles = contendedCycles(locks, cyclesEach);
 
-        assertThat(counter.get()).as("no lost update").isEqualTo(workers.size() * cyclesEach);
-        assertThat(tokens).as("fencing tokens strictly increase").isSorted().doesNotHaveDuplicates();
+        assertThat(cycles.updates()).as("no lost update").isEqualTo(locks.size() * cyclesEach);
+        assertThat(cycles.tokens()).as("fencing tokens strictly increase").isSorted().doesNotHaveDuplicates();
         // The last release may have offered the lock to a process whose threads are all done: it
         // stands until that process declines it or the releaser passes it on, a command timeout at most.
         Await.until("no offer stands once all are done", commandTimeout().plusSeconds(1),

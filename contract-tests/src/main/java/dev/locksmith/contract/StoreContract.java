@@ -1,17 +1,24 @@
 package dev.locksmith.contract;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.locksmith.DistributedLock;
 import dev.locksmith.LockManager;
 import dev.locksmith.contract.RedisUnderTest.StoredKey;
 import dev.locksmith.testing.Await;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 
 /**
@@ -85,6 +92,53 @@ public abstract class StoreContract {
      */
     protected final <T> Future<T> inOtherThread(Callable<T> action) {
         return threads.submit(action);
+    }
+
+    /**
+     * Runs {@code cyclesEach} lock, update, unlock cycles on each of {@code locks} at once, one
+     * thread per lock, all started together. Each cycle asserts that its thread is the only holder
+     * and records the hold's fencing token.
+     *
+     * @return the updates the lock kept, and every token in the order the holds came
+     * @throws Exception when a cycle's assertion failed or a thread did not end within two minutes
+     */
+    protected final ContendedCycles contendedCycles(List<DistributedLock> locks, int cyclesEach) throws Exception {
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger counter = new AtomicInteger(); // read, then written: only the lock keeps updates
+        List<Long> tokens = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<?>> workers = new ArrayList<>();
+        for (DistributedLock lock : locks) {
+            workers.add(inOtherThread(() -> {
+                start.await();
+                for (int i = 0; i < cyclesEach; i++) {
+                    assertThat(lock.tryLock(30, TimeUnit.SECONDS)).isTrue();
+                    try {
+                        assertThat(inside.incrementAndGet()).as("holders at once").isEqualTo(1);
+                        counter.set(counter.get() + 1);
+                        tokens.add(lock.fencingToken());
+                        inside.decrementAndGet();
+                    } finally {
+                        lock.unlock();
+                    }
+                }
+                return null;
+            }));
+        }
+        start.countDown();
+        for (Future<?> worker : workers) {
+            worker.get(2, TimeUnit.MINUTES);
+        }
+        return new ContendedCycles(counter.get(), List.copyOf(tokens));
+    }
+
+    /**
+     * What {@link #contendedCycles} saw.
+     *
+     * @param updates the updates kept
+     * @param tokens  the holds' fencing tokens, in the order they came
+     */
+    protected record ContendedCycles(int updates, List<Long> tokens) {
     }
 
     /**
