@@ -6,17 +6,26 @@ import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * This process's place in the ring of processes waiting for one lock (see {@code release} in
- * {@code exclusive.lua}), as its threads see it: what {@link RingSeat} knows, guarded by the
- * mutex of the lock's {@code LocalContention}, and the offers that arrive on the process's own
- * channel. An offer that no thread here wants is passed on at once ({@link OfferDesk#decline}).
+ * This process's seat in the ring of processes waiting for one reentrant or write lock (see
+ * {@code release} in {@code exclusive.lua}), as its threads see it: whether it is in the ring,
+ * the offer it heard and has not taken yet, and the offer its own last release made, which it
+ * watches until it is taken. The seat is guarded by the mutex of the lock's
+ * {@code LocalContention}; offers arrive on the process's own channel. An offer that no thread
+ * here wants is passed on at once ({@link OfferDesk#decline}).
  */
 public final class ProcessRing {
+    /** No offer. */
+    private static final long NONE = -1;
+
     private final ReentrantLock mutex;
     private final LockKeys keys;
     private final OfferDesk desk;
     private final String managerId;
-    private final RingSeat seat = new RingSeat();
+    private boolean inRing;
+    private long heardToken = NONE;
+    private long heardNumber;
+    private long messages; // offers heard and calls to ask again: an answer sent before one is stale
+    private long watchedToken = NONE;
 
     public ProcessRing(ReentrantLock mutex, LockKeys keys, OfferDesk desk, String managerId) {
         this.mutex = mutex;
@@ -32,7 +41,7 @@ public final class ProcessRing {
     public boolean awaitsOffer() {
         mutex.lock();
         try {
-            return seat.awaitsOffer();
+            return inRing && heardToken == NONE;
         } finally {
             mutex.unlock();
         }
@@ -45,19 +54,34 @@ public final class ProcessRing {
     public long messages() {
         mutex.lock();
         try {
-            return seat.messages();
+            return messages;
         } finally {
             mutex.unlock();
         }
     }
 
     /**
-     * An attempt in Redis ended (see {@link RingSeat#attempted}).
+     * An attempt of this process in Redis ended. If an offer or a call to ask again arrived while
+     * it was under way, its answer is stale: the offer still stands, and the first waiter asks
+     * again.
+     *
+     * @param heardBefore {@link #messages()} when the attempt was sent
+     * @param granted     whether it acquired
+     * @param joined      whether Redis answered that this process is in the ring
      */
-    public void attempted(long heardBefore, boolean granted, boolean inRing) {
+    public void attempted(long heardBefore, boolean granted, boolean joined) {
         mutex.lock();
         try {
-            seat.attempted(heardBefore, granted, inRing);
+            if (granted) {
+                inRing = false;
+                heardToken = NONE;
+                watchedToken = NONE;
+            } else if (messages == heardBefore) {
+                inRing = joined;
+                heardToken = NONE;
+            } else {
+                inRing = false;
+            }
         } finally {
             mutex.unlock();
         }
@@ -66,14 +90,19 @@ public final class ProcessRing {
     /**
      * A release here offered the lock to another process; call before waking the line.
      *
-     * @param token       the released hold's fencing token
+     * @param token       the released hold's fencing token, which names the offer
      * @param staysInRing whether this process stayed in the ring
-     * @param heardBefore {@link #messages()} read before the release was sent
+     * @param heardBefore {@link #messages()} read before the release was sent: an offer heard
+     *                    since then came round after the release (on the pub/sub connection,
+     *                    before the release's answer) and was taken in hand or passed on already
      */
     public void releasedToRing(long token, boolean staysInRing, long heardBefore) {
         mutex.lock();
         try {
-            seat.released(token, staysInRing, heardBefore);
+            watchedToken = token;
+            if (messages == heardBefore) {
+                inRing = staysInRing;
+            }
         } finally {
             mutex.unlock();
         }
@@ -86,8 +115,8 @@ public final class ProcessRing {
     public void releasedFree(long heardBefore) {
         mutex.lock();
         try {
-            if (seat.messages() == heardBefore) {
-                seat.leave();
+            if (messages == heardBefore) {
+                leaveSeat();
             }
         } finally {
             mutex.unlock();
@@ -100,7 +129,7 @@ public final class ProcessRing {
     boolean watches(long token) {
         mutex.lock();
         try {
-            return seat.watches(token);
+            return watchedToken == token;
         } finally {
             mutex.unlock();
         }
@@ -112,20 +141,20 @@ public final class ProcessRing {
     public void leave() {
         mutex.lock();
         try {
-            seat.leave();
+            leaveSeat();
         } finally {
             mutex.unlock();
         }
     }
 
     /**
-     * Everyone was told to ask Redis again: Redis may have lost the ring, or this process missed
-     * an offer. An offer heard still stands.
+     * Everyone was told to ask Redis again ({@code *}): Redis may have lost the ring, or this
+     * process missed an offer. The first waiter asks, and an offer heard still stands.
      */
     public void askAgain() {
         mutex.lock();
         try {
-            seat.askAgain();
+            noteAskAgain();
         } finally {
             mutex.unlock();
         }
@@ -137,7 +166,7 @@ public final class ProcessRing {
     public void declineHeardOffer() {
         mutex.lock();
         try {
-            if (seat.heardToken() != RingSeat.NONE) {
+            if (heardToken != NONE) {
                 decline();
             }
         } finally {
@@ -169,10 +198,10 @@ public final class ProcessRing {
             // As after a wake-up for everyone: the first waiter's attempt takes a lock offered to
             // this process all the same; with nobody waiting, the releaser's watch passes it on.
             desk.unreadableOffer(keys, message);
-            seat.askAgain();
+            noteAskAgain();
             return Heard.UNREADABLE;
         }
-        seat.heard(offer.get().token(), offer.get().number());
+        heard(offer.get().token(), offer.get().number());
         if (!anyoneWaits) {
             decline();
             return Heard.PASSED_ON;
@@ -180,10 +209,30 @@ public final class ProcessRing {
         return Heard.TAKE;
     }
 
+    private void heard(long token, long number) {
+        heardToken = token;
+        heardNumber = number;
+        messages++;
+        if (token != watchedToken) {
+            // The lock went round the ring since this process offered it: its own offer was taken.
+            watchedToken = NONE;
+        }
+    }
+
+    private void noteAskAgain() {
+        inRing = false;
+        messages++;
+    }
+
     private void decline() {
-        long token = seat.heardToken();
-        long number = seat.heardNumber();
-        seat.leave();
+        long token = heardToken;
+        long number = heardNumber;
+        leaveSeat();
         desk.decline(keys, managerId, token, number);
+    }
+
+    private void leaveSeat() {
+        inRing = false;
+        heardToken = NONE;
     }
 }

@@ -1,6 +1,6 @@
 /**
  * The wait between processes: this process's seat in the ring of processes waiting for a
- * reentrant or write lock ({@code ProcessRing}, {@code RingSeat}), the offers a release makes to
+ * reentrant or write lock ({@code ProcessRing}), the offers a release makes to
  * the next process, the attempt sent on hearing one ({@code OfferAttempt}), and the desk that
  * passes on offers nobody here takes and watches those a release here made until they are taken
  * ({@code OfferDesk}, {@code OfferWatch}). The seat is guarded by the mutex of the lock's line in
