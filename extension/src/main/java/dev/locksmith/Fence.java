@@ -1,9 +1,6 @@
 package dev.locksmith;
 
 import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Savepoint;
-import java.sql.Statement;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
@@ -64,15 +61,15 @@ public final class Fence {
 
     /** An SQL identifier without quotes, optionally qualified by a schema: {@code app.locksmith_fence}. */
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}(\\.[A-Za-z_][A-Za-z0-9_]{0,127})?");
-    /** How often the check starts again when a row it missed was inserted meanwhile by a first use. */
-    private static final int ATTEMPTS = 3;
 
-    private final String table;
+    private final FenceTable table;
     private final Consumer<? super FencedWriteRefusedException> onRefusal;
+    private final FenceCheck checks;
 
-    private Fence(String table, Consumer<? super FencedWriteRefusedException> onRefusal) {
+    private Fence(FenceTable table, Consumer<? super FencedWriteRefusedException> onRefusal) {
         this.table = table;
         this.onRefusal = onRefusal;
+        this.checks = new FenceCheck(table, onRefusal);
     }
 
     /**
@@ -94,7 +91,7 @@ public final class Fence {
                     + " digits and underscores, not starting with a digit, optionally after a schema and a dot,"
                     + " such as " + DEFAULT_TABLE + " or app." + DEFAULT_TABLE);
         }
-        return new Fence(table, refusal -> { });
+        return new Fence(new FenceTable(table), refusal -> { });
     }
 
     /**
@@ -116,7 +113,7 @@ public final class Fence {
      * @return the table's name, as given
      */
     public String tableName() {
-        return table;
+        return table.name();
     }
 
     /**
@@ -124,7 +121,7 @@ public final class Fence {
      *         {@code CREATE TABLE <table> (lock_name VARCHAR(512) NOT NULL PRIMARY KEY, token BIGINT NOT NULL)}
      */
     public String createTableStatement() {
-        return "CREATE TABLE " + table + " (lock_name VARCHAR(512) NOT NULL PRIMARY KEY, token BIGINT NOT NULL)";
+        return table.createStatement();
     }
 
     /**
@@ -134,24 +131,7 @@ public final class Fence {
      * @throws LockException if the database cannot be asked
      */
     public boolean tableExists(Connection connection) {
-        try {
-            Savepoint savepoint = connection.getAutoCommit() ? null : connection.setSavepoint();
-            try (Statement statement = connection.createStatement()) {
-                statement.executeQuery("SELECT token FROM " + table + " WHERE 1 = 0").close();
-                return true;
-            } catch (SQLException missing) {
-                if (savepoint != null) {
-                    connection.rollback(savepoint);
-                }
-                return false;
-            } finally {
-                if (savepoint != null) {
-                    releaseQuietly(connection, savepoint);
-                }
-            }
-        } catch (SQLException e) {
-            throw new LockException("Could not ask the database whether the fence table " + table + " exists: " + e, e);
-        }
+        return table.exists(connection);
     }
 
     /**
@@ -164,18 +144,7 @@ public final class Fence {
      *                       could be created
      */
     public void createTableIfAbsent(Connection connection) {
-        if (tableExists(connection)) {
-            return;
-        }
-        try (Statement statement = connection.createStatement()) {
-            statement.executeUpdate(createTableStatement());
-        } catch (SQLException e) {
-            if (tableExists(connection)) {
-                return; // created by another server meanwhile
-            }
-            throw new LockException("The fence table " + table + " does not exist and could not be created (" + e
-                    + "). Create it once as a user who may: " + createTableStatement(), e);
-        }
+        table.createIfAbsent(connection);
     }
 
     /**
@@ -214,7 +183,7 @@ public final class Fence {
      */
     public void check(Connection connection, String lockName, long fencingToken) {
         Objects.requireNonNull(connection, "connection");
-        check(new JdbcFenceStatements(connection), lockName, fencingToken);
+        checks.run(new JdbcFenceStatements(connection), lockName, fencingToken);
     }
 
     /**
@@ -261,58 +230,11 @@ public final class Fence {
                     + " EntityManager takes part in none: begin one first (entityManager.getTransaction().begin(),"
                     + " or join the JTA transaction), then check, then read and write in it");
         }
-        check(statements, lockName, fencingToken);
-    }
-
-    private void check(FenceStatements statements, String lockName, long fencingToken) {
-        Objects.requireNonNull(lockName, "lockName");
-        try {
-            for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-                if (statements.update("UPDATE " + table + " SET token = ? WHERE lock_name = ? AND token <= ?",
-                        fencingToken, lockName, fencingToken) == 1) {
-                    return;
-                }
-                Long stored = statements.firstLong("SELECT token FROM " + table + " WHERE lock_name = ?", lockName);
-                if (stored == null) {
-                    statements.update("INSERT INTO " + table + " (lock_name, token) VALUES (?, ?)", lockName,
-                            fencingToken);
-                    return;
-                }
-                if (stored > fencingToken) {
-                    throw refused(lockName, fencingToken, stored);
-                }
-                // A first use inserted the row between the UPDATE and the SELECT: the UPDATE now finds it.
-            }
-            throw new LockException(lockName, "The fence check of lock '" + lockName + "' in table " + table
-                    + " found the row changing under it " + ATTEMPTS + " times; roll back and retry", null);
-        } catch (SQLException e) {
-            throw new LockException(lockName, "The fence check of lock '" + lockName + "' (fencing token "
-                    + fencingToken + ") in table " + table + " failed: " + e + ". If the table is missing, create it: "
-                    + createTableStatement() + ". A duplicate key means another holder used the name for the first"
-                    + " time at the same moment: roll back and retry", e);
-        }
-    }
-
-    private FencedWriteRefusedException refused(String lockName, long token, long stored) {
-        FencedWriteRefusedException refusal = new FencedWriteRefusedException(lockName, token, stored, table);
-        try {
-            onRefusal.accept(refusal);
-        } catch (RuntimeException e) {
-            refusal.addSuppressed(e);
-        }
-        return refusal;
-    }
-
-    private static void releaseQuietly(Connection connection, Savepoint savepoint) {
-        try {
-            connection.releaseSavepoint(savepoint);
-        } catch (SQLException e) {
-            // Rolled back to it already, or the driver frees savepoints by itself: nothing is held.
-        }
+        checks.run(statements, lockName, fencingToken);
     }
 
     @Override
     public String toString() {
-        return "Fence(" + table + ")";
+        return "Fence(" + table.name() + ")";
     }
 }

@@ -3,26 +3,14 @@ package dev.locksmith.internal.redis;
 import dev.locksmith.LockException;
 import dev.locksmith.RedisMode;
 import io.lettuce.core.AbstractRedisClient;
-import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisChannelHandler;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisConnectionStateListener;
-import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.TimeoutOptions;
-import io.lettuce.core.cluster.ClusterClientOptions;
-import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.cluster.SlotHash;
-import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
-import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
-import java.lang.System.Logger;
-import java.lang.System.Logger.Level;
 import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -32,7 +20,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.function.ToIntFunction;
 import java.util.stream.Collectors;
 import reactor.core.Disposable;
@@ -42,8 +29,6 @@ import reactor.core.Disposable;
  * cluster): one multiplexed connection for commands and one for pub/sub, shared by every lock.
  */
 public final class RedisEndpoint implements AutoCloseable {
-    private static final Logger LOG = System.getLogger(RedisEndpoint.class.getName());
-
     private final ClientResources resources;
     private final AbstractRedisClient client;
     private final RedisClusterAsyncCommands<String, String> commands;
@@ -54,10 +39,10 @@ public final class RedisEndpoint implements AutoCloseable {
     private final boolean cluster;
     private volatile Disposable topologyWatch;
 
-    private RedisEndpoint(ClientResources resources, AbstractRedisClient client,
-                          RedisClusterAsyncCommands<String, String> commands,
-                          StatefulRedisPubSubConnection<String, String> pubSub,
-                          ToIntFunction<String> partitionOfKey, ReplicaWait replicaWait, String description) {
+    RedisEndpoint(ClientResources resources, AbstractRedisClient client,
+                  RedisClusterAsyncCommands<String, String> commands,
+                  StatefulRedisPubSubConnection<String, String> pubSub,
+                  ToIntFunction<String> partitionOfKey, ReplicaWait replicaWait, String description) {
         this.resources = resources;
         this.client = client;
         this.commands = commands;
@@ -92,77 +77,7 @@ public final class RedisEndpoint implements AutoCloseable {
      */
     public static RedisEndpoint connect(RedisResources shared, RedisMode mode, List<RedisURI> uris,
                                         Duration commandTimeout, String description) {
-        ClientResources resources = shared.lettuce();
-        // Not through Sentinel: there the URI's timeout is also how long Lettuce asks the Sentinels
-        // for the master after a failover, and a failover needs that patience.
-        List<RedisURI> bounded = mode == RedisMode.SENTINEL ? uris
-                : uris.stream().map(uri -> connectBoundedBy(uri, commandTimeout)).toList();
-        try {
-            if (mode == RedisMode.CLUSTER) {
-                return connectCluster(resources, bounded, commandTimeout, description);
-            }
-            return connectSingle(resources, bounded.get(0), commandTimeout, description);
-        } catch (RedisException e) {
-            throw new LockException("Cannot connect to Redis at " + description + ": "
-                    + ConnectFailure.explain(e, "locksmith.redis.uri"), e);
-        }
-    }
-
-    /**
-     * A URI whose connect (the socket and the handshake) waits at most the command timeout, unless
-     * it names a timeout of its own ({@code ?timeout=}): Lettuce's default is a minute, and a server
-     * that accepts and stays silent would hold {@code build()}, or a RedLock master's rejoin, that long.
-     * For a master, a RedLock master or a cluster's nodes.
-     */
-    private static RedisURI connectBoundedBy(RedisURI uri, Duration commandTimeout) {
-        if (uri.getTimeout().equals(RedisURI.DEFAULT_TIMEOUT_DURATION)) {
-            uri.setTimeout(commandTimeout); // the manager's own URI, parsed from its settings
-        }
-        return uri;
-    }
-
-    private static RedisEndpoint connectSingle(ClientResources resources, RedisURI uri, Duration timeout,
-                                               String description) {
-        RedisClient client = RedisClient.create(resources);
-        client.setOptions(ClientOptions.builder()
-                .timeoutOptions(TimeoutOptions.enabled(timeout))
-                .build());
-        try {
-            var connection = client.connect(StringCodec.UTF8, uri);
-            var pubSub = client.connectPubSub(StringCodec.UTF8, uri);
-            var commands = connection.async();
-            return new RedisEndpoint(resources, client, commands, pubSub, key -> 0,
-                    (key, replicas, timeoutMillis) -> commands.waitForReplication(replicas, timeoutMillis), description);
-        } catch (RedisException e) {
-            shutdownQuietly(client, description);
-            throw e;
-        }
-    }
-
-    private static RedisEndpoint connectCluster(ClientResources resources, List<RedisURI> seeds, Duration timeout,
-                                                String description) {
-        RedisClusterClient client = RedisClusterClient.create(resources, seeds);
-        client.setOptions(ClusterClientOptions.builder()
-                .timeoutOptions(TimeoutOptions.enabled(timeout))
-                // Find a promoted replica within seconds of a failover: by default an adaptive refresh
-                // may run only once every 30 s, and locks on the failed slot would wait that long.
-                .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
-                        .enableAllAdaptiveRefreshTriggers()
-                        .adaptiveRefreshTriggersTimeout(Duration.ofSeconds(1))
-                        .refreshTriggersReconnectAttempts(2)
-                        .enablePeriodicRefresh(Duration.ofSeconds(5))
-                        .build())
-                .build());
-        try {
-            var connection = client.connect(StringCodec.UTF8);
-            var pubSub = client.connectPubSub(StringCodec.UTF8);
-            return new RedisEndpoint(resources, client, connection.async(), pubSub, SlotHash::getSlot,
-                    (key, replicas, timeoutMillis) -> waitOnMasterOf(connection, key, replicas, timeoutMillis),
-                    description);
-        } catch (RedisException e) {
-            shutdownQuietly(client, description);
-            throw e;
-        }
+        return EndpointConnector.connect(shared, mode, uris, commandTimeout, description);
     }
 
     /**
@@ -184,29 +99,6 @@ public final class RedisEndpoint implements AutoCloseable {
      */
     public CompletionStage<Long> awaitReplicas(String key, int replicas, long timeoutMillis) {
         return replicaWait.await(key, replicas, timeoutMillis);
-    }
-
-    /**
-     * A cluster connection sends {@code WAIT}, which names no key, to a node of its choice, which
-     * counts its replicas' copies of nothing this connection wrote. The node connection by host
-     * and port is the one the cluster connection routes the slot's writes over.
-     */
-    private static CompletionStage<Long> waitOnMasterOf(StatefulRedisClusterConnection<String, String> connection,
-                                                        String key, int replicas, long timeoutMillis) {
-        int slot = SlotHash.getSlot(key);
-        RedisClusterNode master = connection.getPartitions().getMasterBySlot(slot);
-        if (master == null) {
-            return CompletableFuture.failedFuture(new RedisException("No master serves slot " + slot + " of " + key
-                    + " in the topology the client knows; it is learning the new one"));
-        }
-        return connection.getConnectionAsync(master.getUri().getHost(), master.getUri().getPort())
-                .thenCompose(node -> node.async().waitForReplication(replicas, timeoutMillis));
-    }
-
-    /** How {@link #awaitReplicas} reaches the node that received a key's writes. */
-    @FunctionalInterface
-    private interface ReplicaWait {
-        CompletionStage<Long> await(String key, int replicas, long timeoutMillis);
     }
 
     /**
@@ -304,27 +196,13 @@ public final class RedisEndpoint implements AutoCloseable {
         }
         // The client closes every connection it made (both of ours), then lets go of its threads.
         try {
-            return shutdown(client).exceptionally(failure -> {
+            return ShutdownBound.shutdown(client).exceptionally(failure -> {
                 throw new CompletionException(new LockException("Closing the Redis connections to " + description
                         + " failed", failure instanceof CompletionException ? failure.getCause() : failure));
             });
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(new LockException("Closing the Redis connections to " + description
                     + " failed", e));
-        }
-    }
-
-    private static CompletableFuture<Void> shutdown(AbstractRedisClient client) {
-        return client.shutdownAsync(ShutdownBound.QUIET_PERIOD.toMillis(), ShutdownBound.TIMEOUT.toMillis(),
-                TimeUnit.MILLISECONDS);
-    }
-
-    /** After a failed connect: lets go of the client without waiting longer than the bound. */
-    private static void shutdownQuietly(AbstractRedisClient client, String description) {
-        try {
-            ShutdownBound.await(shutdown(client), "Closing the Redis client of a failed connect to " + description, () -> "");
-        } catch (ExecutionException e) {
-            LOG.log(Level.DEBUG, "Shutting down the client of a failed connect to " + description + " failed", e);
         }
     }
 }

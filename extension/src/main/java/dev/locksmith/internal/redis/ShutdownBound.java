@@ -1,5 +1,6 @@
 package dev.locksmith.internal.redis;
 
+import io.lettuce.core.AbstractRedisClient;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -24,6 +25,16 @@ final class ShutdownBound {
     private static final Logger LOG = System.getLogger(ShutdownBound.class.getName());
 
     private ShutdownBound() {
+    }
+
+    /**
+     * Starts shutting {@code client} down within the bounds: it closes every connection it made,
+     * then lets go of its threads.
+     *
+     * @return completes when the client has shut down
+     */
+    static CompletableFuture<Void> shutdown(AbstractRedisClient client) {
+        return client.shutdownAsync(QUIET_PERIOD.toMillis(), TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /**
