@@ -14,8 +14,8 @@ import java.util.function.Supplier;
  * one succeeds or {@link #close()} stops it; the starting thread waits a bounded time for the first.
  *
  * <p>Where it stands is a {@link ConnectionState}; the attempts are {@link ConnectRetries}'.
- * Threads: the starting thread waits for the first attempt; the connect thread (from the
- * container's thread factory where there is one) makes every attempt and moves to
+ * Threads: the starting thread waits for the first attempt; the connect thread (a daemon thread
+ * of its own, {@code locksmith-connect}, as docs/configuration.md says) makes every attempt and moves to
  * {@code CONNECTED}; any caller reads {@link #manager()}; the closing thread moves to
  * {@code CLOSED}, wakes the connect thread from its pause and closes what was connected. A connect
  * that succeeds after the close closes its manager again itself.
