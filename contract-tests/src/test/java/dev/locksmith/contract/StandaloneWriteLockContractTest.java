@@ -2,25 +2,11 @@ package dev.locksmith.contract;
 
 import dev.locksmith.DistributedLock;
 import dev.locksmith.LockManager;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The lock contract, run by the write side of the read/write lock, on one master.
  */
-class StandaloneWriteLockContractTest extends LockContract {
-    @RegisterExtension
-    static final SharedRedis redis = SharedRedis.standalone();
-
-    @Override
-    protected RedisUnderTest redis() {
-        return redis;
-    }
-
-    @Override
-    protected Timing timing() {
-        return Timing.LOCAL_MASTER;
-    }
-
+class StandaloneWriteLockContractTest extends StandaloneLockContractTest {
     @Override
     protected DistributedLock lockOf(LockManager locks, String name) {
         return locks.getReadWriteLock(name).writeLock();
