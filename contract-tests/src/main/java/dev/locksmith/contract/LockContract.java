@@ -23,7 +23,9 @@ import org.junit.jupiter.api.Test;
  * wake-up by the release message rather than by polling, deadlines and interrupts, fencing tokens
  * that only increase, a forced unlock the holder hears of, a close that releases, and nothing left
  * in Redis after many contended acquisitions. Runs the reentrant lock ({@code getLock}); override
- * {@link #lockOf(LockManager, String)} for another kind of one name.
+ * {@link #lockOf(LockManager, String)} for another kind of one name, or extend
+ * {@link MultiLockContract} for a multi-lock. The timed tests' bounds suit any topology on a busy
+ * machine; a Redis on this machine may be held to tighter ones ({@link #timing()}).
  *
  * <pre>{@code
  * class OurRedisLockContractTest extends LockContract {
@@ -46,6 +48,53 @@ public abstract class LockContract extends StoreContract {
      */
     protected DistributedLock lockOf(LockManager locks, String name) {
         return locks.getLock(name);
+    }
+
+    /**
+     * @param name the name given to {@link #lockOf(LockManager, String)}
+     * @return the names of the locks that lock takes, whose release a waiter for it listens for:
+     *         {@code name} itself by default; a multi-lock's locks' names
+     */
+    protected List<String> namesOf(String name) {
+        return List.of(name);
+    }
+
+    /**
+     * @param lock a lock of {@link #lockOf(LockManager, String)}
+     * @return the fencing tokens the current thread holds it with: its one token by default, one
+     *         per lock of a multi-lock
+     * @throws IllegalMonitorStateException if the current thread does not hold it
+     * @throws LockLostException if the hold was lost
+     */
+    protected List<Long> fencingTokens(DistributedLock lock) {
+        return List.of(lock.fencingToken());
+    }
+
+    /**
+     * @return how soon things happen on the Redis under test, as the timed tests check them;
+     *         {@link Timing#ANY_REDIS} by default
+     */
+    protected Timing timing() {
+        return Timing.ANY_REDIS;
+    }
+
+    /**
+     * The bounds of the timed tests.
+     *
+     * @param watchdogLease  the lease the watchdog must keep renewing for three leases
+     * @param wakeUp         how soon after a release a waiter woken by the release message holds the
+     *                       lock, at the most
+     * @param deadlineWait   how long a {@code tryLock} with a deadline of 300 ms waits, at the most
+     * @param expiryWait     how long another manager waits for a lock taken with a fixed lease of
+     *                       300 ms, at the most
+     */
+    public record Timing(Duration watchdogLease, Duration wakeUp, Duration deadlineWait, Duration expiryWait) {
+        /** For any topology on a busy machine: replicas, Sentinel, a cluster, RedLock. */
+        public static final Timing ANY_REDIS = new Timing(Duration.ofSeconds(1), Duration.ofSeconds(1),
+                Duration.ofMillis(1_500), Duration.ofSeconds(2));
+        /** For one master on this machine: a round trip is well under a millisecond. */
+        public static final Timing LOCAL_MASTER = new Timing(Duration.ofMillis(400), Duration.ofMillis(200),
+                Duration.ofMillis(400), Duration.ofSeconds(1));
     }
 
     @Test
@@ -83,14 +132,14 @@ public abstract class LockContract extends StoreContract {
         for (int i = 0; i < 5; i++) {
             lock.lock();
         }
-        long token = lock.fencingToken();
+        List<Long> token = fencingTokens(lock);
 
         assertThat(lock.getHoldCount()).isEqualTo(5);
         for (int i = 4; i > 0; i--) {
             lock.unlock();
             assertThat(lock.getHoldCount()).isEqualTo(i);
             assertThat(lock.isLocked()).isTrue();
-            assertThat(lock.fencingToken()).as("a re-entry keeps the token").isEqualTo(token);
+            assertThat(fencingTokens(lock)).as("a re-entry keeps the token").isEqualTo(token);
         }
         lock.unlock();
         assertThat(lock.isLocked()).isFalse();
@@ -123,7 +172,7 @@ public abstract class LockContract extends StoreContract {
         long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
 
         assertThat(otherGotIt).isTrue();
-        assertThat(waited).as("free when the lease ran out, not before, and woken by the expiry").isBetween(150L, 2_000L);
+        assertThat(waited).as("free when the lease ran out, not before, and woken by the expiry").isBetween(150L, timing().expiryWait().toMillis());
         assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class).hasMessageContaining("short");
         assertThat(sameInOtherManager.isLocked()).as("the loser's unlock leaves the new holder alone").isTrue();
         sameInOtherManager.unlock();
@@ -131,8 +180,8 @@ public abstract class LockContract extends StoreContract {
 
     @Test
     void watchdogKeepsTheLockForThreeLeasesAndMore() throws Exception {
-        // Renewed every third: a renewal may be late by a third of the lease on a busy machine.
-        Duration lease = Duration.ofSeconds(1);
+        // Renewed every third: a renewal may be late by a third of the lease.
+        Duration lease = timing().watchdogLease();
         DistributedLock lock = lockOf(manager(lease), "long-job");
         DistributedLock rival = lockOf(manager(lease), "long-job");
         lock.lock();
@@ -163,14 +212,14 @@ public abstract class LockContract extends StoreContract {
             waiter.unlock();
             return at;
         });
-        awaitListening("wake", 1);
+        awaitWaiters("wake", 1);
         long releasedAt = System.nanoTime();
         holder.unlock();
 
         long wokeAfterMillis = TimeUnit.NANOSECONDS.toMillis(acquiredAt.get(10, TimeUnit.SECONDS) - releasedAt);
         assertThat(wokeAfterMillis).as("the lease is 30 s, so only the release message can wake it this fast")
-                .isLessThan(1_000);
-        awaitListening("wake", 0);
+                .isLessThan(timing().wakeUp().toMillis());
+        awaitWaiters("wake", 0);
     }
 
     @Test
@@ -184,7 +233,7 @@ public abstract class LockContract extends StoreContract {
 
         assertThat(acquired).isFalse();
         // The wait ends at the deadline plus one round trip; the slack is for a busy machine.
-        assertThat(waited).isBetween(300L, 1_500L);
+        assertThat(waited).isBetween(300L, timing().deadlineWait().toMillis());
         assertThat(lock.tryLock()).isFalse();
     }
 
@@ -202,30 +251,34 @@ public abstract class LockContract extends StoreContract {
             }
         });
         waiter.start();
-        awaitListening("interrupt-me", 1);
+        awaitWaiters("interrupt-me", 1);
 
         waiter.interrupt();
 
         assertThat(outcome.get(5, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
         assertThat(lock.getHoldCount()).isZero();
-        awaitListening("interrupt-me", 0);
+        awaitWaiters("interrupt-me", 0);
     }
 
     @Test
     void fencingTokensIncreaseWithEveryNewHolder() {
         LockManager first = manager();
         LockManager second = manager();
-        List<Long> tokens = new ArrayList<>();
+        List<List<Long>> tokens = new ArrayList<>();
 
         for (int i = 0; i < 6; i++) {
             DistributedLock lock = lockOf(i % 2 == 0 ? first : second, "fenced");
             lock.lock();
-            tokens.add(lock.fencingToken());
+            tokens.add(fencingTokens(lock));
             lock.unlock();
         }
 
-        assertThat(tokens).isSorted().doesNotHaveDuplicates();
-        assertThatThrownBy(() -> lockOf(first, "fenced").fencingToken()).isInstanceOf(IllegalMonitorStateException.class);
+        for (int part = 0; part < tokens.get(0).size(); part++) {
+            int of = part;
+            assertThat(tokens.stream().map(held -> held.get(of)).toList()).as("the tokens of lock %d", part)
+                    .isSorted().doesNotHaveDuplicates();
+        }
+        assertThatThrownBy(() -> fencingTokens(lockOf(first, "fenced"))).isInstanceOf(IllegalMonitorStateException.class);
     }
 
     @Test
@@ -248,7 +301,7 @@ public abstract class LockContract extends StoreContract {
 
         lockOf(manager(), "vanishing").forceUnlock();
         Await.until("the watchdog noticed the loss", Duration.ofSeconds(5),
-                () -> catchThrowable(lock::fencingToken) instanceof LockLostException);
+                () -> catchThrowable(() -> fencingTokens(lock)) instanceof LockLostException);
 
         assertThat(lock.isHeldByCurrentThread()).isFalse();
         assertThatThrownBy(lock::unlock).isInstanceOf(LockLostException.class).hasMessageContaining("vanishing");
@@ -307,10 +360,20 @@ public abstract class LockContract extends StoreContract {
 
         assertThat(maxInside.get()).as("holders of one name at once").isOne();
         // A name's listeners outlive its last acquisition for a moment (threads often come back soon).
-        awaitListening("hot-0", 0);
-        awaitListening("hot-1", 0);
+        awaitWaiters("hot-0", 0);
+        awaitWaiters("hot-1", 0);
         assertThat(lockOf(locks, "hot-0").isLocked()).isFalse();
         assertThat(lockOf(locks, "hot-1").isLocked()).isFalse();
+    }
+
+    /**
+     * Waits until {@code processes} processes listen for the release of the locks of
+     * {@link #namesOf(String) name}, counted together.
+     */
+    private void awaitWaiters(String name, int processes) {
+        List<String> names = namesOf(name);
+        Await.until(processes + " process(es) listening for the release of " + names, Duration.ofSeconds(10),
+                () -> names.stream().mapToInt(this::listeningProcesses).sum() == processes);
     }
 
     static Throwable catchThrowable(ThrowingAction action) {

@@ -3,7 +3,7 @@ package dev.locksmith.contract;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The lock contract on one master.
+ * The lock contract on one master, with the bounds of a master on this machine.
  */
 class StandaloneLockContractTest extends LockContract {
     @RegisterExtension
@@ -12,5 +12,10 @@ class StandaloneLockContractTest extends LockContract {
     @Override
     protected RedisUnderTest redis() {
         return redis;
+    }
+
+    @Override
+    protected Timing timing() {
+        return Timing.LOCAL_MASTER;
     }
 }
