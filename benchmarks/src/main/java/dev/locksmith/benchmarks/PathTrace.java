@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 
 /**
@@ -24,7 +25,8 @@ import java.util.jar.JarFile;
  * and B takes it. Both JVMs record every call of every class of the library with the JDK's
  * method tracing ({@code jdk.MethodTrace}, JDK 25 or later); the path is what both recorded while
  * B's traced {@code lock()} ran, after three hand-offs of the same shape that let the processes
- * settle into the ring. It is the count of the rooms' issue ("classes visited, in order"), made
+ * settle. Each release waits until B's process is in the lock's ring, so that it offers B the
+ * lock: the hand-over between processes, as it goes while both keep contending. It is the count of the rooms' issue ("classes visited, in order"), made
  * by the JVM instead of by reading the code.
  *
  * <pre>
@@ -69,6 +71,7 @@ public final class PathTrace {
                 waiter.tell(handOff == SETTLING_HAND_OFFS ? "TRACED" : "LOCK");
                 holder.tell("AWAIT_WAITER");
                 holder.await("WAITER_SEEN");
+                awaitWaiterInRing(redis);
                 holder.tell("UNLOCK");
                 holder.await("UNLOCKED");
                 waiter.await("HELD");
@@ -157,6 +160,26 @@ public final class PathTrace {
                     default -> throw new IllegalArgumentException("Unknown command " + line);
                 }
             }
+        }
+    }
+
+    /**
+     * Waits until B's process is in the lock's ring (the fifth field of the exclusive value,
+     * {@code exclusive.lua}), so that A's release offers B the lock: the path under test.
+     */
+    private static void awaitWaiterInRing(LocalRedisServer redis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            String value = redis.command("GET", "locksmith:{" + NAME + "}");
+            String[] fields = value == null ? new String[0] : value.split("\\|", -1);
+            if (fields.length > 4 && !fields[4].isEmpty()) {
+                return;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("The waiting process did not enter the ring of " + NAME
+                        + " within 10 s; the lock's value is " + value);
+            }
+            Thread.sleep(1);
         }
     }
 
