@@ -299,14 +299,25 @@ public final class LocalRedisServer implements RedisNode {
 
     /**
      * @param master the master this server should replicate
-     * @return true when this server is a replica of {@code master} and its replication link is up
+     * @return true when this server is a replica of {@code master}, its replication link is up,
+     *         and the master counts it online: after a diskless sync the master puts a replica
+     *         online only at its first {@code REPLCONF ACK}, which the replica sends up to a
+     *         second after its link is up, and until then {@code WAIT} counts it out
      */
     public boolean isSyncedReplicaOf(RedisNode master) {
         Map<String, String> replication = info("replication");
         return "slave".equals(replication.get("role"))
                 && Integer.toString(master.port()).equals(replication.get("master_port"))
                 && "up".equals(replication.get("master_link_status"))
-                && "0".equals(replication.get("master_sync_in_progress"));
+                && "0".equals(replication.get("master_sync_in_progress"))
+                && countsOnline(master);
+    }
+
+    private boolean countsOnline(RedisNode master) {
+        String me = "port=" + port + ",";
+        return fields(master.command("INFO", "replication")).entrySet().stream()
+                .anyMatch(field -> field.getKey().startsWith("slave") && field.getValue().contains(me)
+                        && field.getValue().contains("state=online"));
     }
 
     /**

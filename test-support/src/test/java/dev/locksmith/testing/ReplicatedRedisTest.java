@@ -23,6 +23,17 @@ class ReplicatedRedisTest {
     }
 
     @Test
+    void theMasterCountsEveryReplicaOnlineOnceStartReturns() {
+        // WAIT counts a replica only once its master has it online, which after a diskless sync
+        // comes with the replica's first ACK, up to a second after the replica's link is up.
+        long online = redis.master().info("replication").entrySet().stream()
+                .filter(field -> field.getKey().startsWith("slave") && field.getValue().contains("state=online"))
+                .count();
+
+        assertThat(online).isEqualTo(2);
+    }
+
+    @Test
     void writesOnTheMasterReachEveryReplica() {
         try (StatefulRedisConnection<String, String> master = client.connect(LettuceClients.uri(redis.master().uri()))) {
             master.sync().set("key", "replicated");
