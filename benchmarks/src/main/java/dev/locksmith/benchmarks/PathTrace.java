@@ -3,6 +3,7 @@ package dev.locksmith.benchmarks;
 import dev.locksmith.DistributedLock;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
+import dev.locksmith.testing.Await;
 import dev.locksmith.testing.LocalRedisServer;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -12,11 +13,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 
 /**
@@ -69,8 +68,6 @@ public final class PathTrace {
                 holder.tell("LOCK");
                 holder.await("HELD");
                 waiter.tell(handOff == SETTLING_HAND_OFFS ? "TRACED" : "LOCK");
-                holder.tell("AWAIT_WAITER");
-                holder.await("WAITER_SEEN");
                 awaitWaiterInRing(redis);
                 holder.tell("UNLOCK");
                 holder.await("UNLOCKED");
@@ -148,10 +145,6 @@ public final class PathTrace {
                         release = released;
                         taker.start();
                     }
-                    case "AWAIT_WAITER" -> {
-                        awaitWaitingProcess(locks);
-                        out.println(ANSWER + "WAITER_SEEN");
-                    }
                     case "UNLOCK" -> {
                         release.countDown();
                         taker.join();
@@ -167,20 +160,13 @@ public final class PathTrace {
      * Waits until B's process is in the lock's ring (the fifth field of the exclusive value,
      * {@code exclusive.lua}), so that A's release offers B the lock: the path under test.
      */
-    private static void awaitWaiterInRing(LocalRedisServer redis) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (true) {
-            String value = redis.command("GET", "locksmith:{" + NAME + "}");
+    private static void awaitWaiterInRing(LocalRedisServer redis) {
+        String key = "locksmith:{" + NAME + "}";
+        Await.until("the waiting process in the ring of " + NAME, Duration.ofSeconds(10), () -> {
+            String value = redis.command("GET", key);
             String[] fields = value == null ? new String[0] : value.split("\\|", -1);
-            if (fields.length > 4 && !fields[4].isEmpty()) {
-                return;
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException("The waiting process did not enter the ring of " + NAME
-                        + " within 10 s; the lock's value is " + value);
-            }
-            Thread.sleep(1);
-        }
+            return fields.length > 4 && !fields[4].isEmpty();
+        }, () -> "the lock's value is " + redis.command("GET", key));
     }
 
     private static void awaitUninterruptibly(CountDownLatch latch) {
@@ -189,16 +175,6 @@ public final class PathTrace {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while holding " + NAME, e);
-        }
-    }
-
-    private static void awaitWaitingProcess(LockManager locks) throws InterruptedException {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(10));
-        while (locks.describe(NAME).waitingProcesses() == 0) {
-            if (Instant.now().isAfter(deadline)) {
-                throw new IllegalStateException("No process waited for " + NAME + " within 10 s");
-            }
-            Thread.sleep(1);
         }
     }
 

@@ -9,6 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -21,13 +23,30 @@ final class TracedProcess implements AutoCloseable {
     private final String role;
     private final Process process;
     private final Writer commands;
-    private final BufferedReader answers;
+    private final BlockingQueue<String> answers = new LinkedBlockingQueue<>();
 
     private TracedProcess(String role, Process process) {
         this.role = role;
         this.process = process;
         this.commands = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-        this.answers = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        Thread reader = new Thread(this::readAnswers, role + "-answers");
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    private void readAnswers() {
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                if (line.startsWith(PathTrace.ANSWER)) {
+                    answers.add(line.substring(PathTrace.ANSWER.length()));
+                } else {
+                    System.err.println(role + ": " + line); // the JVM's own, such as JFR's start
+                }
+            }
+        } catch (IOException e) {
+            System.err.println(role + ": its output ended with " + e);
+        }
     }
 
     static TracedProcess start(String role, String redisUri, Path settings, Path recording) throws IOException {
@@ -48,22 +67,13 @@ final class TracedProcess implements AutoCloseable {
      * @throws IllegalStateException when the process answers something else, ends, or says
      *                               nothing for {@value #ANSWER_SECONDS} s
      */
-    void await(String answer) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(ANSWER_SECONDS);
-        while (!answers.ready()) {
-            if (!process.isAlive() || System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException("The " + role + " process did not answer " + answer
-                        + (process.isAlive() ? " within " + ANSWER_SECONDS + " s" : ": it ended with " + process.exitValue()));
-            }
-            Thread.sleep(1);
+    void await(String answer) throws InterruptedException {
+        String line = answers.poll(ANSWER_SECONDS, TimeUnit.SECONDS);
+        if (line == null) {
+            throw new IllegalStateException("The " + role + " process did not answer " + answer
+                    + (process.isAlive() ? " within " + ANSWER_SECONDS + " s" : ": it ended with " + process.exitValue()));
         }
-        String line = answers.readLine();
-        if (line != null && !line.startsWith(PathTrace.ANSWER)) {
-            System.err.println(role + ": " + line); // the JVM's own, such as JFR's start
-            await(answer);
-            return;
-        }
-        if (!(PathTrace.ANSWER + answer).equals(line)) {
+        if (!answer.equals(line)) {
             throw new IllegalStateException("The " + role + " process answered " + line + " where " + answer + " was due");
         }
     }
