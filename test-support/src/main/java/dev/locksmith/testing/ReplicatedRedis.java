@@ -66,7 +66,23 @@ public final class ReplicatedRedis implements AutoCloseable {
         ReplicatedRedis topology = new ReplicatedRedis(group, master, nodes.subList(nodes.indexOf(master) + 1,
                 nodes.size()));
         topology.awaitReplicasInSync();
+        topology.awaitWritesAcknowledged();
         return topology;
+    }
+
+    /**
+     * Waits until a write to the master is acknowledged ({@code WAIT}) by every replica, as a
+     * client with {@code syncReplicas} needs from its first acquisition on: a replica whose link
+     * is up may not acknowledge yet right after its first sync.
+     */
+    private void awaitWritesAcknowledged() {
+        String expected = Integer.toString(replicas.size());
+        String key = "replicated-redis:ready";
+        Await.until("a write acknowledged by " + expected + " replica(s) of " + master, SYNC_TIMEOUT,
+                () -> expected.equals(String.valueOf(RespClient.calls(master.port(), List.of(
+                        new String[] {"SET", key, "1"}, new String[] {"WAIT", expected, "500"},
+                        new String[] {"DEL", key})).get(1))),
+                group::describe);
     }
 
     /**

@@ -41,6 +41,35 @@ public final class RespClient {
         }
     }
 
+    /**
+     * Sends the commands one after the other on one connection, as a client whose later
+     * commands depend on its earlier ones ({@code WAIT} counts the writes of its own connection).
+     *
+     * @return their replies, in order, as {@link #call} gives them
+     * @throws IllegalStateException for an error reply
+     */
+    public static List<Object> calls(int port, List<String[]> commands) {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+            List<Object> replies = new ArrayList<>();
+            for (String[] words : commands) {
+                StringBuilder request = new StringBuilder("*").append(words.length).append("\r\n");
+                for (String word : words) {
+                    byte[] bytes = word.getBytes(StandardCharsets.UTF_8);
+                    request.append('$').append(bytes.length).append("\r\n").append(word).append("\r\n");
+                }
+                out.write(request.toString().getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                replies.add(read(in));
+            }
+            return replies;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Redis on 127.0.0.1:" + port + " did not answer " + commands.size() + " commands", e);
+        }
+    }
+
     private static Object read(BufferedReader in) throws IOException {
         String line = in.readLine();
         if (line == null) {
