@@ -61,21 +61,22 @@ final class PinRecording implements AutoCloseable {
     /**
      * The pins of a recording, sorted by who caused them, and Locksmith's own events.
      *
-     * @param locksmith     pins with a Locksmith frame on the stack and no class being loaded or initialized
-     * @param classLoading  pins with a Locksmith frame while the JDK loads or initializes a class at its first
-     *                      use, or waits for another thread to initialize it
+     * @param locksmith     pins with a Locksmith frame on the stack, outside any first use
+     * @param firstUse      pins with a Locksmith frame while the JDK does what it does once per class or call
+     *                      site: loads or initializes a class, waits for another thread to initialize it, or
+     *                      links a lambda, method reference or string concatenation
      * @param elsewhere     pins without a Locksmith frame (the JDK's or a test's)
      * @param locksmithEvents the {@code dev.locksmith.*} events recorded
      */
-    record Pins(List<RecordedEvent> locksmith, List<RecordedEvent> classLoading, List<RecordedEvent> elsewhere,
+    record Pins(List<RecordedEvent> locksmith, List<RecordedEvent> firstUse, List<RecordedEvent> elsewhere,
                 List<RecordedEvent> locksmithEvents) {
 
         static Pins of(List<RecordedEvent> events) {
             List<RecordedEvent> pinned = events.stream()
                     .filter(event -> event.getEventType().getName().equals("jdk.VirtualThreadPinned")).toList();
             List<RecordedEvent> ours = pinned.stream().filter(Pins::hasLocksmithFrame).toList();
-            return new Pins(ours.stream().filter(event -> !loadsAClass(event)).toList(),
-                    ours.stream().filter(Pins::loadsAClass).toList(),
+            return new Pins(ours.stream().filter(event -> !isFirstUse(event)).toList(),
+                    ours.stream().filter(Pins::isFirstUse).toList(),
                     pinned.stream().filter(event -> !hasLocksmithFrame(event)).toList(),
                     events.stream().filter(event -> event.getEventType().getName().startsWith("dev.locksmith."))
                             .toList());
@@ -86,7 +87,7 @@ final class PinRecording implements AutoCloseable {
          */
         String summary() {
             return "jdk.VirtualThreadPinned from Locksmith's frames: " + locksmith.size()
-                    + "; while loading a class at first use: " + classLoading.size()
+                    + "; at the first use of a class or call site: " + firstUse.size()
                     + "; without Locksmith's frames: " + elsewhere.size()
                     + "; Locksmith events recorded: " + locksmithEvents.size();
         }
@@ -111,6 +112,10 @@ final class PinRecording implements AutoCloseable {
                     .startsWith("dev.locksmith.vthreads."));
         }
 
+        private static boolean isFirstUse(RecordedEvent event) {
+            return loadsAClass(event) || linksACallSite(event);
+        }
+
         // The JDK pins a virtual thread while it loads or initializes a class (a native frame of the
         // class loader, or a static initializer), and while it waits for another thread to finish
         // initializing one (JDK 24+ says so in pinnedReason): once per class, at its first use.
@@ -125,6 +130,15 @@ final class PinRecording implements AutoCloseable {
                 return method.equals("<clinit>") || type.startsWith("jdk.internal.loader.")
                         || type.equals("java.lang.ClassLoader") && method.startsWith("loadClass");
             });
+        }
+
+        // The JVM links an invokedynamic call site (a lambda, a method reference, a string concatenation)
+        // the first time a thread reaches it, through an up-call into MethodHandleNatives with the VM's
+        // native frame below: a virtual thread that blocks there cannot unmount. Once linked, the call
+        // site never comes back here, so this too happens once per call site and process.
+        private static boolean linksACallSite(RecordedEvent event) {
+            return frames(event).stream()
+                    .anyMatch(frame -> frame.getMethod().getType().getName().equals("java.lang.invoke.MethodHandleNatives"));
         }
 
         private static List<RecordedFrame> frames(RecordedEvent event) {

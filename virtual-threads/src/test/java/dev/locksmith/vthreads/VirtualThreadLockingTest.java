@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 import jdk.jfr.consumer.RecordedEvent;
 import org.junit.jupiter.api.AfterEach;
@@ -45,6 +46,9 @@ class VirtualThreadLockingTest {
     // Names as long as real ones: Flight Recorder pools strings of 17 characters or more, and pooling is
     // where a virtual thread that writes an event pins.
     private static final String FIFO = "inventory:fair:first-come";
+    private static final String FIRST_USE = "inventory:first-use:warehouse";
+    /** How long each first user waits for a lock held throughout. */
+    private static final Duration WAIT_IN_VAIN = Duration.ofMillis(200);
 
     private LockManager left;
     private LockManager right;
@@ -73,17 +77,30 @@ class VirtualThreadLockingTest {
 
     /**
      * Starts the recording, runs the test's path on a few virtual threads at once, then counts what the
-     * recording shows from that moment on. The first use of a class pins: while one virtual thread loads
-     * or initializes it, every other one that needs the class waits for the JVM's monitor, pinned
-     * ("Contended monitor enter", "Freeze or preempt failed"), in whatever Locksmith frame first named the
-     * class, and Java 25 does not always say it is class loading. That happens once per class and process,
-     * not per call, so it is kept out of the count; the recording is on during the first use so that the
-     * classes only a recorded call needs (its events, its writer) are loaded then too, and the first use
-     * runs on several threads so that the classes of contention (the line, the hand-over) are. What the
-     * recording shows from then on is what every call costs.
+     * recording shows from that moment on. The first use of a class or of a call site pins: while one virtual
+     * thread loads or initializes a class, or links a lambda or method reference, every other one that needs
+     * it waits for the JVM's monitor, pinned ("Contended monitor enter", "Freeze or preempt failed"), in
+     * whatever Locksmith frame first reached it, and Java 25 does not always say why. That happens once per
+     * class or call site and process, not per call, so it is kept out of the count.
+     *
+     * <p>The first use covers the waiting path as well as the taking path, on cue rather than by chance:
+     * while this thread holds {@code held}, each first user waits in vain for {@code waitedFor} (so each
+     * asks, subscribes, asks again, sleeps and gives up at its deadline, in this process's line and from the
+     * other manager); then, with {@code held} released, they run {@code firstUse} together. The recording is
+     * on during the first use so that the classes only a recorded call needs (its events, its writer) are
+     * loaded then too. What the recording shows from then on is what every call costs.
      */
-    private void recordAfterFirstUse(VirtualThreadCrowd.Work firstUse) throws InterruptedException {
+    private void recordAfterFirstUse(DistributedLock held, IntFunction<DistributedLock> waitedFor,
+                                     VirtualThreadCrowd.Work firstUse) throws InterruptedException {
         recording = PinRecording.start();
+        held.lock();
+        try {
+            VirtualThreadCrowd.run(FIRST_USERS, DEADLINE, i -> assertThat(waitedFor.apply(i)
+                    .tryLock(WAIT_IN_VAIN.toMillis(), TimeUnit.MILLISECONDS))
+                    .as("first user " + i + " took " + held.getName() + " while this thread held it").isFalse());
+        } finally {
+            held.unlock();
+        }
         VirtualThreadCrowd.run(FIRST_USERS, DEADLINE, firstUse);
         recording.countFromNow();
     }
@@ -91,7 +108,8 @@ class VirtualThreadLockingTest {
     @Test
     void reentrantLocksExcludeAcrossTwoManagersWithoutPinning() throws Exception {
         Exclusion[] guarded = guards();
-        recordAfterFirstUse(i -> takeAndRelease(left.getLock("inventory:first-use:warehouse")));
+        recordAfterFirstUse(left.getLock(FIRST_USE), i -> manager(i).getLock(FIRST_USE),
+                i -> takeAndRelease(left.getLock(FIRST_USE)));
 
         VirtualThreadCrowd.run(THREADS, DEADLINE, i -> {
             DistributedLock lock = manager(i).getLock("inventory:reentrant:warehouse-" + i % NAMES);
@@ -115,7 +133,8 @@ class VirtualThreadLockingTest {
     @Test
     void fairLocksExcludeAndServeVirtualThreadsInTheOrderTheyQueued() throws Exception {
         Exclusion[] guarded = guards();
-        recordAfterFirstUse(i -> takeAndRelease(left.getFairLock("inventory:first-use:warehouse")));
+        recordAfterFirstUse(left.getFairLock(FIRST_USE), i -> manager(i).getFairLock(FIRST_USE),
+                i -> takeAndRelease(left.getFairLock(FIRST_USE)));
 
         VirtualThreadCrowd.run(THREADS, DEADLINE, i -> {
             DistributedLock lock = manager(i).getFairLock("inventory:fair:warehouse-" + i % NAMES);
@@ -179,9 +198,12 @@ class VirtualThreadLockingTest {
     void readWriteLocksLetReadersShareAndWritersExcludeWithoutPinning() throws Exception {
         Exclusion[] guarded = guards();
         int writers = THREADS / 5;
-        recordAfterFirstUse(i -> {
-            takeAndRelease(left.getReadWriteLock("inventory:first-use:warehouse").readLock());
-            takeAndRelease(left.getReadWriteLock("inventory:first-use:warehouse").writeLock());
+        recordAfterFirstUse(left.getReadWriteLock(FIRST_USE).writeLock(), i -> {
+            DistributedReadWriteLock lock = manager(i).getReadWriteLock(FIRST_USE);
+            return i / 2 % 2 == 0 ? lock.readLock() : lock.writeLock();
+        }, i -> {
+            takeAndRelease(left.getReadWriteLock(FIRST_USE).readLock());
+            takeAndRelease(left.getReadWriteLock(FIRST_USE).writeLock());
         });
 
         VirtualThreadCrowd.run(THREADS, DEADLINE, i -> {
@@ -208,9 +230,9 @@ class VirtualThreadLockingTest {
     void lockedBeanMethodsExcludeVirtualThreadsOfTwoManagers() throws Exception {
         try (var application = CdiContainers.start(TestConfig.properties(redis.uri()), CountingService.class)) {
             CountingService service = application.get(CountingService.class);
-            recordAfterFirstUse(i -> {
+            recordAfterFirstUse(left.getLock(FIRST_USE), i -> manager(i).getLock(FIRST_USE), i -> {
                 service.add("first-use");
-                takeAndRelease(right.getLock("inventory:first-use:warehouse"));
+                takeAndRelease(right.getLock(FIRST_USE));
             });
 
             VirtualThreadCrowd.run(THREADS, DEADLINE, i -> {
