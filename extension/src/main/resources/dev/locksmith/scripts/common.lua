@@ -110,7 +110,7 @@ local function ask_to_be_woken(lock, current, owner, fair_waiter)
     end
 end
 
--- The one reader of a release latch (<request>|<answer>, see answered_before): the answer the
+-- The one reader of a release latch (<request>|<answer>, see record_answer): the answer the
 -- given request got, or nil when the latch is missing or holds another request's.
 local function latch_answer(latch_value, request)
     if latch_value and string.sub(latch_value, 1, #request + 1) == request .. '|' then
@@ -119,20 +119,24 @@ local function latch_answer(latch_value, request)
     return nil
 end
 
--- A retried request's answer, kept for the client's command timeout: a release resent after a
--- lost reply answers what the first one did instead of taking effect twice. One latch per owner
--- and lock, holding <request>|<answer> of the owner's latest release: an owner (one thread) sends
--- its next release of a lock only once the previous one was answered or timed out, and the
--- client resends no request that timed out. Overwriting one key, not creating one per release,
--- keeps Redis from allocating and expiring a key on every cycle.
+-- Keeps what a release request answers, for the client's command timeout, so that the same
+-- request resent after its reply was lost answers what the first one did instead of taking effect
+-- twice (see answered_before). One latch per owner and lock, holding <request>|<answer> of the
+-- owner's latest release: an owner (one thread) sends its next release of a lock only once the
+-- previous one was answered or timed out, and the client resends no request that timed out.
+-- Overwriting one key, not creating one per release, keeps Redis from allocating and expiring a
+-- key on every cycle. answer: a string, so that no number is formatted on every release.
+local function record_answer(latch, request, answer, lifetime)
+    redis.call('set', latch, request .. '|' .. answer, 'px', lifetime)
+end
+
+-- The answer a release request got before, for one whose owner no longer holds what it releases:
+-- only then can it have run before, since a release that ran took the hold away and its owner sent
+-- nothing else meanwhile. An owner that still holds it is releasing for the first time (or again
+-- after a copy that failed before its writes took effect), so its release reads no latch.
 -- returns the answer the same request got before, or nil
-local function answered_before(latch, request, answer, lifetime)
-    local earlier = redis.call('set', latch, request .. '|' .. answer, 'px', lifetime, 'get')
-    local before = latch_answer(earlier, request)
-    if before then
-        redis.call('set', latch, earlier, 'px', lifetime)
-    end
-    return before
+local function answered_before(latch, request)
+    return latch_answer(redis.call('get', latch), request)
 end
 
 local function wake(publish, channel, message)

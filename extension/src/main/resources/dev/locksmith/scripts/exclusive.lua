@@ -30,6 +30,12 @@ local function owned_by(value, owner)
     return value and string.sub(value, 2, #owner + 2) == owner .. '|' and string.sub(value, 1, 1) ~= 'k'
 end
 
+-- Whether the value names no process in its ring (exclusive_fields' ring is ''), read as a
+-- pattern that builds no captures, because every release asks it and most rings are empty.
+local function without_ring(value)
+    return string.find(value, '^[^|]*|%d+|%d+|%d*||') ~= nil
+end
+
 -- The one writer of an exclusive lock's value (see exclusive_fields).
 local function exclusive_value(mark, owner, token, count, since, ring, thread)
     return mark .. owner .. '|' .. string.format('%d', token) .. '|' .. count .. '|' .. since .. '|' .. ring .. '|'
@@ -55,7 +61,7 @@ end
 function ops.acquire()
     local owner, lease = ARGV[1], ARGV[2]
     local token = next_token(KEYS[2], ARGV[5])
-    local current = redis.call('set', KEYS[1], exclusive_value('-', owner, token, 1, ARGV[3], '', ARGV[4]), 'nx',
+    local current = redis.call('set', KEYS[1], exclusive_value('-', owner, token, '1', ARGV[3], '', ARGV[4]), 'nx',
         'px', lease, 'get')
     if not current then
         return {1, token}
@@ -68,12 +74,12 @@ function ops.acquire()
         -- The owner's own hold: a retried request whose first reply was lost, a hand-over whose
         -- answer never came, or a hold whose release failed. The caller takes it afresh, with
         -- this token and a whole lease, as if it had been free.
-        redis.call('set', KEYS[1], exclusive_value(mark, owner, token, 1, ARGV[3], ring, ARGV[4]), 'px', lease)
+        redis.call('set', KEYS[1], exclusive_value(mark, owner, token, '1', ARGV[3], ring, ARGV[4]), 'px', lease)
         return {1, token}
     end
     local manager = manager_of(owner)
     if mark == 'r' and holder == manager then
-        redis.call('set', KEYS[1], exclusive_value(ring == '' and '-' or 'W', owner, token, 1, ARGV[3], ring, ARGV[4]),
+        redis.call('set', KEYS[1], exclusive_value(ring == '' and '-' or 'W', owner, token, '1', ARGV[3], ring, ARGV[4]),
             'px', lease)
         return {1, token}
     end
@@ -92,19 +98,17 @@ function ops.acquire()
 end
 
 -- What the releases of an exclusive lock (reentrant and fair) share: a resent request gets the
--- answer the first one got; the caller removes the lock of an owner that holds it. It reads the
--- release's latch (KEYS[3]), owner (ARGV[1]), latch-life (ARGV[2]) and request (ARGV[4]).
--- current: the lock's value; released: what this request answers when it releases the lock
+-- answer the first one got; an owner that holds the lock has this request's answer recorded
+-- first, and the caller removes the lock. It reads the release's latch (KEYS[3]), owner
+-- (ARGV[1]), latch-life (ARGV[2]) and request (ARGV[4]).
+-- current: the lock's value; released: what this request answers when it releases the lock ('0'
+-- or '1')
 -- returns nil when this request releases the lock now, else the answer to give
 local function begin_release(current, released)
-    local mine = owned_by(current, ARGV[1])
-    local earlier = answered_before(KEYS[3], ARGV[4], mine and released or -1, ARGV[2])
-    if earlier then
-        return earlier
+    if not owned_by(current, ARGV[1]) then
+        return answered_before(KEYS[3], ARGV[4]) or -1
     end
-    if not mine then
-        return -1
-    end
+    record_answer(KEYS[3], ARGV[4], released, ARGV[2])
     return nil
 end
 
@@ -130,9 +134,13 @@ end
 -- held nothing (lost)
 function ops.release()
     local current = redis.call('get', KEYS[1])
-    local mark, _, token, _, _, ring = exclusive_fields(current or '')
+    local mark, token, ring = string.sub(current or '', 1, 1), nil, ''
+    if current and not without_ring(current) then
+        local _
+        _, _, token, _, _, ring = exclusive_fields(current)
+    end
     local offers = ARGV[5] ~= '' and ring ~= nil and ring ~= ''
-    local answer = begin_release(current, offers and 1 or 0)
+    local answer = begin_release(current, offers and '1' or '0')
     if answer then
         return answer
     end
@@ -143,11 +151,11 @@ function ops.release()
             if ARGV[6] ~= '' then
                 rest = join_ring(rest, self)
             end
-            redis.call('set', KEYS[1], exclusive_value('r', target, token, 0, ARGV[7] or '', rest, ''), 'px', ARGV[5])
+            redis.call('set', KEYS[1], exclusive_value('r', target, token, '0', ARGV[7] or '', rest, ''), 'px', ARGV[5])
             return 1
         end
         -- Nobody in the ring listens any more: a plain release after all, and a resend says so.
-        redis.call('set', KEYS[3], ARGV[4] .. '|0', 'px', ARGV[2])
+        record_answer(KEYS[3], ARGV[4], '0', ARGV[2])
     end
     redis.call('del', KEYS[1])
     if mark == 'w' or mark == 'W' then
@@ -232,12 +240,12 @@ ops['hand-over'] = function()
     local current = redis.call('get', KEYS[1])
     if not owned_by(current, ARGV[1]) then
         -- A resent request (the reply to the first was lost) gets the first one's answer.
-        return latch_answer(redis.call('get', KEYS[3]), ARGV[8]) or -1
+        return answered_before(KEYS[3], ARGV[8]) or -1
     end
     local token = next_token(KEYS[2], ARGV[6])
     local mark, _, _, _, _, ring = exclusive_fields(current)
-    redis.call('set', KEYS[1], exclusive_value(mark, ARGV[2], token, 1, ARGV[4], ring, ARGV[5]), 'px', ARGV[3])
-    redis.call('set', KEYS[3], ARGV[8] .. '|' .. string.format('%d', token), 'px', ARGV[7])
+    redis.call('set', KEYS[1], exclusive_value(mark, ARGV[2], token, '1', ARGV[4], ring, ARGV[5]), 'px', ARGV[3])
+    record_answer(KEYS[3], ARGV[8], string.format('%d', token), ARGV[7])
     return token
 end
 

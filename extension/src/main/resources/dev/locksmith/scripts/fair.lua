@@ -38,7 +38,7 @@ ops['fair-acquire'] = function()
         -- The owner's own hold (see acquire): taken afresh, with a new token and a whole lease.
         local token = next_token(KEYS[2], ARGV[5])
         local mark, _, _, _, _, ring = exclusive_fields(current)
-        redis.call('set', KEYS[1], exclusive_value(mark, owner, token, 1, ARGV[3], ring, ARGV[4]), 'px', lease)
+        redis.call('set', KEYS[1], exclusive_value(mark, owner, token, '1', ARGV[3], ring, ARGV[4]), 'px', lease)
         return {1, token}
     end
     local head_place_left = 0
@@ -55,7 +55,7 @@ ops['fair-acquire'] = function()
         end
         if not head or head == owner then
             local token = next_token(KEYS[2], ARGV[5])
-            redis.call('set', KEYS[1], exclusive_value('f', owner, token, 1, ARGV[3], '', ARGV[4]), 'px', lease)
+            redis.call('set', KEYS[1], exclusive_value('f', owner, token, '1', ARGV[3], '', ARGV[4]), 'px', lease)
             if head then
                 redis.call('lpop', KEYS[3])
                 redis.call('del', KEYS[4] .. owner)
@@ -108,7 +108,7 @@ end
 -- returns 0 when released, -1 when the owner held nothing (lost)
 ops['fair-release'] = function()
     local current = redis.call('get', KEYS[1])
-    local answer = begin_release(current, 0)
+    local answer = begin_release(current, '0')
     if answer then
         return answer
     end

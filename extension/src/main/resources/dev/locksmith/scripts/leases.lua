@@ -9,8 +9,9 @@
 -- release would wake is woken once to learn it (processes in the ring, waiters that asked for '*',
 -- the head of the fair queue), as the kept lock is offered to nobody and now ends sooner.
 -- The latch is written first, as by release: a script that fails after it leaves the lock held
--- by the owner until its own lease runs out, never freed early; a retry answers what the first
--- copy would have.
+-- by the owner until its own lease runs out, never freed early; a retry, which finds the lock
+-- still the owner's, keeps it as the first copy would have, and a resend after a lost reply
+-- answers what the first copy did.
 -- KEYS[1] lock: the lock
 -- KEYS[2] channel: the release channel
 -- KEYS[3] latch: the owner's release latch
@@ -24,12 +25,12 @@
 -- returns 0 when kept, -1 when the owner held nothing (lost)
 function ops.keep()
     local current = redis.call('get', KEYS[1])
-    local answer = begin_release(current, 0)
+    local answer = begin_release(current, '0')
     if answer then
         return answer
     end
     local mark, owner, token, _, since, ring, thread = exclusive_fields(current)
-    redis.call('set', KEYS[1], exclusive_value('k', owner, token, 0, since, '', thread), 'xx', 'px', ARGV[3])
+    redis.call('set', KEYS[1], exclusive_value('k', owner, token, '0', since, '', thread), 'xx', 'px', ARGV[3])
     wake_fair_head(KEYS[4], KEYS[5], KEYS[2], ARGV[5])
     if ring ~= '' or mark == 'W' or mark == 'F' then
         wake(ARGV[5], KEYS[2], '*')

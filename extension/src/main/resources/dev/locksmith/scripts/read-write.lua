@@ -55,21 +55,25 @@ end
 -- Without one (releases), every entry counts: an expired hold still in the hash means that
 -- nobody has entered against it since, for whoever enters removes it first.
 local function rw_state(hash, now)
-    local state = {writer = nil, readers = 0, waiting = 0, fields = {}, expiry = {}, soonest = nil, latest = 0,
-                   flag = false, ring = '', offer = nil, offered_to = nil, offer_taken = false}
+    -- Fields that start unset (writer, soonest, flag, offer, offered_to, offer_taken) are left out
+    -- of the constructor: every acquisition and release builds this table.
+    local state = {readers = 0, waiting = 0, fields = {}, expiry = {}, latest = 0, ring = ''}
     local raw = redis.call('hgetall', hash)
-    for i = 1, #raw, 2 do
-        if string.sub(raw[i], 1, 2) == 'e:' then
-            state.expiry[string.sub(raw[i], 3)] = tonumber(raw[i + 1])
+    if now then
+        for i = 1, #raw, 2 do
+            if string.sub(raw[i], 1, 2) == 'e:' then
+                state.expiry[string.sub(raw[i], 3)] = tonumber(raw[i + 1])
+            end
         end
     end
-    local expired = {}
+    local expired = nil
     for i = 1, #raw, 2 do
         local field, value = raw[i], raw[i + 1]
         local kind, who = string.sub(field, 1, 2), string.sub(field, 3)
         local live = (now == nil) or ((kind == 'q:' and tonumber(value) or state.expiry[who] or 0) > now)
         if kind == 'q:' or kind == 'e:' or kind == 'r:' or kind == 'w:' then
             if not live then
+                expired = expired or {}
                 table.insert(expired, field)
             elseif kind == 'q:' then
                 state.waiting = state.waiting + 1
@@ -97,7 +101,7 @@ local function rw_state(hash, now)
             state.offered_to = string.match(value, '^([^|]*)|')
         end
     end
-    if #expired > 0 then
+    if expired then
         redis.call('hdel', hash, unpack(expired))
     end
     return state
@@ -135,8 +139,6 @@ local function rw_acquire(read)
         -- A retried request finds its own grant.
         return {1, tonumber((rw_hold_fields(state.fields[field])))}
     end
-    local waited = state.fields['q:' .. owner] ~= nil
-    local manager = manager_of(owner)
     local joined = nil
     if read then
         if state.writer == owner or (state.writer == nil and state.waiting == 0 and not state.offer) then
@@ -146,9 +148,11 @@ local function rw_acquire(read)
             redis.call('hset', hash, 'f', 1)
         end
     else
-        if state.writer == nil and state.readers == 0 and (not state.offer or state.offered_to == manager) then
+        if state.writer == nil and state.readers == 0 and (not state.offer or state.offered_to == manager_of(owner)) then
+            local waited = state.waiting > 0 and state.fields['q:' .. owner] ~= nil
             return rw_grant(hash, field, owner, lease, now, state, waited, state.offer ~= nil)
         end
+        local manager = manager_of(owner)
         local own_holder = state.writer and manager_of(state.writer) == manager
         for name in pairs(state.fields) do
             if string.sub(name, 1, 2 + #manager) == 'r:' .. manager then
@@ -212,13 +216,10 @@ local function rw_release(read)
     local readers_after = state.readers - (read and 1 or 0)
     local free = writer_after == nil and readers_after == 0
     local offers = mine and free and ARGV[5] ~= '' and state.ring ~= '' and not state.offer
-    local earlier = answered_before(KEYS[3], ARGV[4], mine and (offers and 1 or 0) or -1, ARGV[2])
-    if earlier then
-        return earlier
-    end
     if not mine then
-        return -1
+        return answered_before(KEYS[3], ARGV[4]) or -1
     end
+    record_answer(KEYS[3], ARGV[4], offers and '1' or '0', ARGV[2])
     local offered = false
     local ended = {field}
     if offers then
@@ -234,7 +235,7 @@ local function rw_release(read)
             offer_fields = {'x', write_offer_value(target, token, 0, ARGV[7] or '')}
             offered = true
         else
-            redis.call('set', KEYS[3], ARGV[4] .. '|0', 'px', ARGV[2])
+            record_answer(KEYS[3], ARGV[4], '0', ARGV[2])
         end
         if rest ~= '' then
             table.insert(offer_fields, 'o')

@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  *
  * <p>Redis runs a script's whole top level on every call: one script holding every operation
  * rebuilt every helper and every operation on each call, about 2.7 µs of Redis time per call
- * measured with {@code redis-benchmark}, more than the commands of an uncontended acquire.
+ * measured with {@code redis-benchmark}, more than the commands of an uncontended acquire. For the
+ * same reason the operation's body is the script's own top level, not a function of its own.
  *
  * <p>The source is a sequence of definitions at column 0 ({@code local NAME = ...},
  * {@code local function NAME(...)}, {@code function ops.NAME()},
@@ -37,6 +38,7 @@ final class LockScriptSource {
     private static final Pattern OPERATION = Pattern.compile(
             "^(?:function ops\\.([a-z]+)\\(|ops\\.([a-z]+) = function|ops\\['([a-z-]+)'] = function)");
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    private static final Pattern ONE_LINE_BODY = Pattern.compile("^.*= function\\(\\) (.*) end$");
 
     /**
      * The library's Lua files, without {@code .lua}, in the order they are read: the shared helpers
@@ -200,8 +202,41 @@ final class LockScriptSource {
                 script.append(helper.text());
             }
         }
-        return script.append("local ops = {}\n").append(text).append("return ops['").append(name).append("']()\n")
-                .toString();
+        return script.append(topLevel(name, text)).toString();
+    }
+
+    /**
+     * The operation's body as the script's own top level, its comment block kept: Redis runs a script
+     * as a function already, so a table of operations and a function for the one called would be
+     * built on every call for nothing (about 1,900 instructions of Redis per call, counted with
+     * {@code ScriptInstructions}' harness).
+     *
+     * @throws IllegalStateException if the operation is not defined as {@code function ops.NAME()} or
+     *                               {@code ops.NAME = function()} or {@code ops['NAME'] = function()}
+     *                               with its body on the lines below and {@code end} alone on the last,
+     *                               or on one line
+     */
+    private static String topLevel(String name, String text) {
+        StringBuilder script = new StringBuilder();
+        String[] lines = text.split("\n");
+        int definition = 0;
+        while (lines[definition].startsWith("--")) {
+            script.append(lines[definition++]).append('\n');
+        }
+        Matcher oneLine = ONE_LINE_BODY.matcher(lines[definition]);
+        if (definition == lines.length - 1 && oneLine.matches()) {
+            return script.append(oneLine.group(1)).append('\n').toString();
+        }
+        if (!lines[definition].endsWith("function()") && !lines[definition].endsWith("()")
+                || !lines[lines.length - 1].equals("end")) {
+            throw new IllegalStateException("Operation " + name + " must be defined as 'function ops." + name
+                    + "()' (or 'ops[...] = function()') with its body below and 'end' alone on its last line, or on"
+                    + " one line; it begins: " + lines[definition]);
+        }
+        for (int line = definition + 1; line < lines.length - 1; line++) {
+            script.append(lines[line]).append('\n');
+        }
+        return script.toString();
     }
 
     private static Set<String> identifiers(String lua) {

@@ -88,6 +88,29 @@ class RetriedReleaseTest {
         }
     }
 
+    /**
+     * Redis keeps the writes of a script that fails halfway: a release whose latch was written but
+     * whose deletion of the lock failed (a refused command, a full memory) leaves the lock its
+     * owner's, with the answer already in the latch. Its copy must free the lock, not answer from the
+     * latch and leave it taken by nobody's hold until its lease runs out.
+     */
+    @Test
+    void aCopyOfAReleaseThatFailedAfterWritingItsLatchFreesTheLock() throws Exception {
+        try (ScriptClient scripts = new ScriptClient(redis.uri())) {
+            LockKeys keys = LockKeys.of("locksmith:", "half-released");
+            String owner = "manager:1";
+            assertThat(scripts.acquire(keys, owner).get(0)).isEqualTo(1L);
+            scripts.redis().psetex(keys.latch(owner), 5_000, "5|0"); // what the first copy of request 5 wrote
+
+            long copy = scripts.release(keys, owner, "5");
+
+            assertThat(copy).as("released").isZero();
+            assertThat(scripts.redis().exists(keys.lock())).as("the lock is free at once, not after its lease").isZero();
+            assertThat(scripts.acquire(keys, "manager:2").get(0)).as("another owner takes it").isEqualTo(1L);
+            assertThat(scripts.release(keys, "manager:2", "1")).isZero();
+        }
+    }
+
     @Test
     void aResentHandOverGetsTheFirstAnswerAndANewOneForAGoneHoldIsToldSo() throws Exception {
         try (ScriptClient scripts = new ScriptClient(redis.uri())) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.locksmith.testing.LocalRedisServer;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -33,7 +34,7 @@ class LockScriptSourceTest {
     void anOperationCarriesTheHelpersItReachesAndNoOthers() {
         String acquire = OPERATIONS.get("acquire").script().body();
         assertThat(acquire).contains("local SEEDED", "local function next_token", "local function owned_by",
-                "local function exclusive_value", "local function ask_to_be_woken", "function ops.acquire()")
+                "local function exclusive_value", "local function ask_to_be_woken", "-- acquire: first hold of an owner")
                 .doesNotContain("local function rw_state", "local function answered_before", "ops['fair-acquire']");
 
         // release reaches answered_before only through begin_release.
@@ -47,8 +48,7 @@ class LockScriptSourceTest {
     void helpersComeBeforeTheOperationInSourceOrder() {
         String release = OPERATIONS.get("release").script().body();
         assertThat(release.indexOf("local function owned_by")).isLessThan(release.indexOf("local function begin_release"));
-        assertThat(release.indexOf("local function begin_release")).isLessThan(release.indexOf("function ops.release()"));
-        assertThat(release).endsWith("return ops['release']()\n");
+        assertThat(release.indexOf("local function begin_release")).isLessThan(release.indexOf("-- release: the last hold"));
     }
 
     @Test
@@ -76,13 +76,58 @@ class LockScriptSourceTest {
                 end
                 """;
         assertThat(LockScriptSource.operations("small.lua", source).get("answer").script().body()).isEqualTo("""
-                local ops = {}
                 -- The answer.
-                ops.answer = function()
                     return 42
-                end
-                return ops['answer']()
                 """);
+    }
+
+    @Test
+    void anOperationsBodyIsTheScriptsTopLevelInEachFormOfDefinition() {
+        String source = """
+                local function twice(n)
+                    return 2 * n
+                end
+
+                -- A.
+                function ops.a()
+                    return twice(1)
+                end
+
+                ops.b = function()
+                    return twice(2)
+                end
+
+                -- C and D.
+                ops['c'] = function() return twice(3) end
+                ops['d'] = function() return twice(4) end
+                """;
+        Map<String, LockOperation> operations = LockScriptSource.operations("forms.lua", source);
+
+        String twice = "local function twice(n)\n    return 2 * n\nend\n";
+        assertThat(operations.get("a").script().body()).isEqualTo(twice + "-- A.\n    return twice(1)\n");
+        assertThat(operations.get("b").script().body()).isEqualTo(twice + "    return twice(2)\n");
+        assertThat(operations.get("c").script().body()).isEqualTo(twice + "-- C and D.\nreturn twice(3)\n");
+        assertThat(operations.get("d").script().body()).isEqualTo(twice + "return twice(4)\n");
+        LocalRedisServer server = LocalRedisServer.start();
+        try {
+            for (String name : List.of("a", "b", "c", "d")) {
+                assertThat(server.command("EVAL", operations.get(name).script().body(), "0"))
+                        .as("what Redis answers for %s", name).isEqualTo(Integer.toString(2 * (name.charAt(0) - 'a' + 1)));
+            }
+        } finally {
+            server.kill();
+        }
+    }
+
+    @Test
+    void anOperationWhoseBodyDoesNotEndWithEndAloneIsRefusedWithItsFirstLine() {
+        String source = """
+                function ops.broken()
+                    return 1 end
+                """;
+        assertThatThrownBy(() -> LockScriptSource.operations("broken.lua", source))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("Operation broken must be defined as").hasMessageContaining("function ops.broken()");
     }
 
     @Test
