@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  */
 class OddNamesTest {
     private static final List<String> NAMES = List.of("}x", "}", "{", "a}b", "{x}", "%7D", "%", "100%}", " padded ",
-            "ünïcødé ✓");
+            "ünïcødé ✓", "\uD83D\uDD12 vault");
     private static RedisCluster cluster;
     private static LocalRedisServer standalone;
 

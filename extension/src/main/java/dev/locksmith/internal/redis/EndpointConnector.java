@@ -12,7 +12,6 @@ import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
-import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
@@ -72,8 +71,8 @@ final class EndpointConnector {
                 .timeoutOptions(TimeoutOptions.enabled(timeout))
                 .build());
         try {
-            var connection = client.connect(StringCodec.UTF8, uri);
-            var pubSub = client.connectPubSub(StringCodec.UTF8, uri);
+            var connection = client.connect(ExactUtf8Codec.INSTANCE, uri);
+            var pubSub = client.connectPubSub(ExactUtf8Codec.INSTANCE, uri);
             var commands = connection.async();
             return new RedisEndpoint(resources, client, commands, pubSub, key -> 0,
                     (key, replicas, timeoutMillis) -> commands.waitForReplication(replicas, timeoutMillis), description);
@@ -98,8 +97,8 @@ final class EndpointConnector {
                         .build())
                 .build());
         try {
-            var connection = client.connect(StringCodec.UTF8);
-            var pubSub = client.connectPubSub(StringCodec.UTF8);
+            var connection = client.connect(ExactUtf8Codec.INSTANCE);
+            var pubSub = client.connectPubSub(ExactUtf8Codec.INSTANCE);
             return new RedisEndpoint(resources, client, connection.async(), pubSub, SlotHash::getSlot,
                     ReplicaWait.onMasterOf(connection), description);
         } catch (RedisException e) {

@@ -23,15 +23,21 @@ public final class LockScriptCall {
     private static final boolean CHECKED = LockScriptCall.class.desiredAssertionStatus();
 
     private final LockOperation operation;
-    private String[] keyNames = new String[4];
-    private String[] keys = new String[4];
+    // Sized for the operation's header, so that a call without repeated values is sent as built,
+    // without a copy; the names are kept only where they are checked.
+    private String[] keyNames;
+    private String[] keys;
     private int keyCount;
-    private String[] argNames = new String[8];
-    private String[] args = new String[8];
+    private String[] argNames;
+    private String[] args;
     private int argCount;
 
     LockScriptCall(LockOperation operation) {
         this.operation = operation;
+        this.keys = new String[Math.max(1, operation.signature().fixedKeyCount())];
+        this.args = new String[Math.max(1, operation.signature().fixedArgCount())];
+        this.keyNames = CHECKED ? new String[keys.length] : NONE;
+        this.argNames = CHECKED ? new String[args.length] : NONE;
     }
 
     /**
@@ -43,7 +49,7 @@ public final class LockScriptCall {
     public LockScriptCall key(String name, String key) {
         if (keyCount == keys.length) {
             keys = Arrays.copyOf(keys, 2 * keyCount);
-            keyNames = Arrays.copyOf(keyNames, 2 * keyCount);
+            keyNames = CHECKED ? Arrays.copyOf(keyNames, 2 * keyCount) : NONE;
         }
         if (CHECKED) {
             keyNames[keyCount] = name;
@@ -61,7 +67,7 @@ public final class LockScriptCall {
     public LockScriptCall arg(String name, String value) {
         if (argCount == args.length) {
             args = Arrays.copyOf(args, 2 * argCount);
-            argNames = Arrays.copyOf(argNames, 2 * argCount);
+            argNames = CHECKED ? Arrays.copyOf(argNames, 2 * argCount) : NONE;
         }
         if (CHECKED) {
             argNames[argCount] = name;
@@ -120,6 +126,9 @@ public final class LockScriptCall {
     }
 
     private static String[] copy(String[] values, int count) {
+        if (count == values.length) {
+            return values;
+        }
         return count == 0 ? NONE : Arrays.copyOf(values, count);
     }
 }

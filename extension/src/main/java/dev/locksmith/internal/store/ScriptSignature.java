@@ -84,6 +84,20 @@ final class ScriptSignature {
     }
 
     /**
+     * @return how many KEYS a call has besides the repeated ones (all of them for most operations)
+     */
+    int fixedKeyCount() {
+        return keys.fixed().size();
+    }
+
+    /**
+     * @return how many ARGV a call has besides the repeated ones
+     */
+    int fixedArgCount() {
+        return args.fixed().size();
+    }
+
+    /**
      * @return the names of the KEYS, for a call of that many repetitions of the repeated ones
      */
     List<String> keyNames(int times) {
