@@ -34,8 +34,8 @@ public final class LockScriptCall {
 
     LockScriptCall(LockOperation operation) {
         this.operation = operation;
-        this.keys = new String[Math.max(1, operation.signature().fixedKeyCount())];
-        this.args = new String[Math.max(1, operation.signature().fixedArgCount())];
+        this.keys = new String[Math.max(1, operation.keyCount())];
+        this.args = new String[Math.max(1, operation.argCount())];
         this.keyNames = CHECKED ? new String[keys.length] : NONE;
         this.argNames = CHECKED ? new String[args.length] : NONE;
     }
