@@ -34,16 +34,10 @@ public final class AllocationPerCycle {
     }
 
     public static void main(String[] args) throws Exception {
-        int cycles = 50_000;
-        Path out = Path.of("benchmarks", "target", "allocation-per-cycle.md");
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--cycles" -> cycles = Integer.parseInt(args[++i]);
-                case "--out" -> out = Path.of(args[++i]);
-                default -> throw new IllegalArgumentException("Unknown option '" + args[i]
-                        + "': AllocationPerCycle takes --cycles N and --out FILE");
-            }
-        }
+        CycleToolOptions options = CycleToolOptions.parse("AllocationPerCycle", args,
+                new CycleToolOptions(50_000, Path.of("benchmarks", "target", "allocation-per-cycle.md")));
+        int cycles = options.cycles();
+        Path out = options.out();
         int port = ScriptInstructions.freePort();
         Process server = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
                 "--save", "", "--appendonly", "no").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)

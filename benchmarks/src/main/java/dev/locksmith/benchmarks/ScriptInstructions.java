@@ -66,16 +66,10 @@ public final class ScriptInstructions {
     }
 
     public static void main(String[] args) throws Exception {
-        int cycles = 2_000;
-        Path out = Path.of("benchmarks", "target", "script-instructions.md");
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--cycles" -> cycles = Integer.parseInt(args[++i]);
-                case "--out" -> out = Path.of(args[++i]);
-                default -> throw new IllegalArgumentException("Unknown option '" + args[i]
-                        + "': ScriptInstructions takes --cycles N and --out FILE");
-            }
-        }
+        CycleToolOptions options = CycleToolOptions.parse("ScriptInstructions", args,
+                new CycleToolOptions(2_000, Path.of("benchmarks", "target", "script-instructions.md")));
+        int cycles = options.cycles();
+        Path out = options.out();
         requireTool("valgrind", "apt-get install -y valgrind");
         requireTool("redis-server", "apt-get install -y redis-server");
         List<Target> targets = targets();
