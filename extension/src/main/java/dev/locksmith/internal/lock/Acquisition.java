@@ -8,11 +8,13 @@ import dev.locksmith.internal.lock.local.HandOver;
 import dev.locksmith.internal.lock.local.LocalContention;
 import dev.locksmith.internal.lock.local.Waiting;
 import dev.locksmith.internal.lock.ring.OfferAttempt;
+import dev.locksmith.internal.lock.ring.ProcessRing;
 import dev.locksmith.internal.redis.ScriptCall;
 import dev.locksmith.internal.wire.AcquireReply;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
@@ -37,6 +39,7 @@ final class Acquisition {
     private Hold granted;
     private long sentAt;
     private boolean joinsRing;
+    private long grantToTake = ProcessRing.NO_GRANT;
 
     /**
      * @param owner    who acquires
@@ -163,10 +166,32 @@ final class Acquisition {
      * @return what {@link #attempt()} returns
      */
     AcquireReply attemptIn(LocalContention contention) {
+        ProcessRing ring = contention.ring();
         joinsRing = lock.offersToOtherProcesses() && contention.isListening();
-        long heardBefore = contention.ring().messages();
-        AcquireReply answer = attempt();
-        contention.ring().attempted(heardBefore, answer instanceof AcquireReply.Granted, answer.inRing());
+        // A grant heard while this waiter was awake, which nobody here took: only take-grant takes it.
+        long grant = ring.heardGrant();
+        AcquireReply answer = attemptIn(ring, grant);
+        if (grant != ProcessRing.NO_GRANT && answer instanceof AcquireReply.Busy) {
+            // The grant is gone (passed on, withdrawn): ask as any waiter does, which joins the ring
+            // or asks to be woken, so that the next release reaches this process.
+            answer = attemptIn(ring, ProcessRing.NO_GRANT);
+        }
+        return answer;
+    }
+
+    private AcquireReply attemptIn(ProcessRing ring, long grant) {
+        long heardBefore = ring.messages();
+        grantToTake = grant;
+        AcquireReply answer;
+        try {
+            answer = attempt();
+        } finally {
+            grantToTake = ProcessRing.NO_GRANT;
+        }
+        if (answer instanceof AcquireReply.Busy busy && busy.serverMillis() != AcquireReply.Busy.NO_SERVER_TIME) {
+            ring.serverTimeSeen(sentAt, busy.serverMillis());
+        }
+        ring.attempted(heardBefore, answer instanceof AcquireReply.Granted, answer.inRing());
         return answer;
     }
 
@@ -178,7 +203,7 @@ final class Acquisition {
      */
     CompletionStage<List<Long>> send() {
         sentAt = context.leases().now();
-        return sendRequest(joinsRing);
+        return sendRequest(joinsRing, grantToTake);
     }
 
     /**
@@ -186,15 +211,19 @@ final class Acquisition {
      * that hears the offer to send ({@link OfferAttempt}): it changes nothing here, its answer
      * reaches the waiter through its {@link HandOver}. The process listens then, so it stays in
      * the ring if the lock is taken after all.
+     *
+     * @param grant the grant's fencing token, or {@link ProcessRing#NO_GRANT} for an offer without one
      */
-    CompletionStage<List<Long>> sendOnOffer() {
-        return sendRequest(lock.offersToOtherProcesses());
+    CompletionStage<List<Long>> sendOnOffer(long grant) {
+        return sendRequest(lock.offersToOtherProcesses(), grant);
     }
 
-    private CompletionStage<List<Long>> sendRequest(boolean joiningRing) {
+    private CompletionStage<List<Long>> sendRequest(boolean joiningRing, long grant) {
         AcquireRequest request = new AcquireRequest(owner, lease, System.currentTimeMillis(), threadName,
                 lock.counterLifetimeMillis(), joiningRing);
-        return context.store().acquire(lock.kind().acquisition(lock.keys(), request), grants.dropCall(), lease);
+        ScriptCall call = grant == ProcessRing.NO_GRANT ? lock.kind().acquisition(lock.keys(), request)
+                : lock.kind().takeGrant(lock.keys(), request, grant);
+        return context.store().acquire(call, grants.dropCall(), lease);
     }
 
     /**
@@ -227,10 +256,37 @@ final class Acquisition {
     }
 
     /**
-     * Records the hold a release here handed this waiter.
+     * Records the hold a release here, or a grant to this process, handed this waiter. A grant
+     * trusted before Redis confirmed it ({@link HandOver#confirmation()}) holds until the grant's
+     * patience runs out, and then as long as its confirmation says; one whose confirmation was
+     * answered before this waiter took it is taken only if Redis confirmed it.
+     *
+     * @return the hold, or null when the grant's confirmation was refused or failed first: the
+     *         waiter asks Redis (where it finds its hold, should an unanswered confirmation have
+     *         given it one)
      */
     Hold grantHandOver(HandOver me) {
-        return grant(me.token(), me.sentAt());
+        if (me.confirmation() == null) {
+            return grant(me.token(), me.sentAt());
+        }
+        CompletableFuture<List<Long>> confirmation = me.confirmation().toCompletableFuture();
+        if (!confirmation.isDone()) {
+            granted = grants.recordTrusted(me.token(), me.sentAt(), me.trustedUntil(), confirmation);
+            return granted;
+        }
+        if (confirmation.isCompletedExceptionally()) {
+            mayAlreadyHoldSince(me.sentAt());
+            return null;
+        }
+        AcquireReply answer;
+        try {
+            answer = AcquireReply.read(confirmation.join());
+        } catch (IllegalArgumentException unreadable) {
+            mayAlreadyHoldSince(me.sentAt());
+            return null;
+        }
+        return answer instanceof AcquireReply.Granted confirmed && confirmed.fencingToken() == me.token()
+                ? grant(me.token(), me.sentAt()) : null;
     }
 
     /**
