@@ -59,7 +59,9 @@ end
 -- ARGV[3] since: since when the owner holds it, ms
 -- ARGV[4] thread: the holding thread's name
 -- ARGV[5] fence-life: the fencing counter's lifetime, ms
--- ARGV[6] join-ring: '1' to join the ring when the lock is taken, '' to ask for '*' instead
+-- ARGV[6] join-ring: '1' to join the ring when the lock is taken, 'g' to join it and take a grant
+--     to the owner's process (no thread there holds it on the grant's word, and none will while
+--     this request is under way), '' to ask for '*' instead
 -- returns {1, fencing token} when acquired, {0, remaining lease ms} when another owner holds it or
 -- it is offered (to another process, or granted to this one: see take-grant), or {0, remaining
 -- lease ms, 1, server ms} when the owner's process is in the ring: the server's time, read after
@@ -84,9 +86,9 @@ function ops.acquire()
         return {1, token}
     end
     local manager = manager_of(owner)
-    -- An offer with a grant (a thread field) is taken only by take-grant: a waiter of that process
-    -- may hold it already, on the grant's word.
-    if mark == 'r' and holder == manager and thread == '' then
+    -- An offer with a grant (a thread field) is taken only by take-grant, or by a request whose
+    -- process says that no waiter of it holds the grant on its word.
+    if mark == 'r' and holder == manager and (thread == '' or ARGV[6] == 'g') then
         redis.call('set', KEYS[1], exclusive_value(ring == '' and '-' or 'W', owner, token, '1', ARGV[3], ring, ARGV[4]),
             'px', lease)
         return {1, token}

@@ -284,6 +284,22 @@ public final class LeaseKeeper implements AutoCloseable {
         lose(hold, why, failure);
     }
 
+    /**
+     * A release sent before a grant's confirmation could run before it (a confirmation Redis
+     * answered {@code NOSCRIPT} is sent again), leaving the lock taken for a lease by a closed manager.
+     */
+    private void awaitConfirmationAtClose(Hold hold) {
+        if (hold.confirmation().isDone()) {
+            return;
+        }
+        try {
+            replies.await(hold.confirmation(), "Confirming the grant of the " + hold.description());
+        } catch (LockException e) {
+            LOG.log(Level.WARNING, "Closing: the confirmation of the " + hold + " did not come; releasing it all the"
+                    + " same, or it expires with its lease", e);
+        }
+    }
+
     private void lose(Hold hold, String why, Throwable failure) {
         if (renewed.remove(hold) || !hold.isLost()) {
             hold.markLost();
@@ -304,6 +320,9 @@ public final class LeaseKeeper implements AutoCloseable {
         closed = true;
         List<Hold> left = holds.all();
         renewed.clear();
+        for (Hold hold : left) {
+            awaitConfirmationAtClose(hold);
+        }
         Map<Hold, CompletionStage<Long>> releases = new LinkedHashMap<>();
         for (Hold hold : left) {
             ScriptCall release = HoldCalls.releaseAll(hold.keys(), hold.field(), hold.expiryField());

@@ -7,6 +7,7 @@ import dev.locksmith.internal.lock.local.Deadline;
 import dev.locksmith.internal.lock.local.HandOver;
 import dev.locksmith.internal.lock.local.LocalContention;
 import dev.locksmith.internal.lock.local.Waiting;
+import dev.locksmith.internal.lock.ring.GrantTrust;
 import dev.locksmith.internal.lock.ring.OfferAttempt;
 import dev.locksmith.internal.lock.ring.ProcessRing;
 import dev.locksmith.internal.redis.ScriptCall;
@@ -14,7 +15,6 @@ import dev.locksmith.internal.wire.AcquireReply;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
@@ -40,6 +40,8 @@ final class Acquisition {
     private long sentAt;
     private boolean joinsRing;
     private long grantToTake = ProcessRing.NO_GRANT;
+    private boolean takesGrant;
+    private GrantTrust attemptRing;
 
     /**
      * @param owner    who acquires
@@ -189,7 +191,7 @@ final class Acquisition {
             grantToTake = ProcessRing.NO_GRANT;
         }
         if (answer instanceof AcquireReply.Busy busy && busy.serverMillis() != AcquireReply.Busy.NO_SERVER_TIME) {
-            ring.serverTimeSeen(sentAt, busy.serverMillis());
+            ring.grants().serverTimeSeen(sentAt, busy.serverMillis());
         }
         ring.attempted(heardBefore, answer instanceof AcquireReply.Granted, answer.inRing());
         return answer;
@@ -203,7 +205,24 @@ final class Acquisition {
      */
     CompletionStage<List<Long>> send() {
         sentAt = context.leases().now();
-        return sendRequest(joinsRing, grantToTake);
+        // While it is under way, this process trusts no grant of the lock, so it may take one itself.
+        LocalContention contention = context.contention().contending(lock.keys().channel());
+        attemptRing = contention == null ? null : contention.ring().grants();
+        takesGrant = attemptRing != null && attemptRing.beginAttempt();
+        try {
+            return sendRequest(joinsRing, grantToTake);
+        } catch (RuntimeException | Error e) {
+            endAttempt();
+            throw e;
+        }
+    }
+
+    private void endAttempt() {
+        if (attemptRing != null) {
+            attemptRing.endAttempt();
+            attemptRing = null;
+        }
+        takesGrant = false;
     }
 
     /**
@@ -220,7 +239,7 @@ final class Acquisition {
 
     private CompletionStage<List<Long>> sendRequest(boolean joiningRing, long grant) {
         AcquireRequest request = new AcquireRequest(owner, lease, System.currentTimeMillis(), threadName,
-                lock.counterLifetimeMillis(), joiningRing);
+                lock.counterLifetimeMillis(), joiningRing, takesGrant);
         ScriptCall call = grant == ProcessRing.NO_GRANT ? lock.kind().acquisition(lock.keys(), request)
                 : lock.kind().takeGrant(lock.keys(), request, grant);
         return context.store().acquire(call, grants.dropCall(), lease);
@@ -233,19 +252,23 @@ final class Acquisition {
      *                       taken back once the attempt's last command is answered
      */
     AcquireReply settle(CompletionStage<List<Long>> pending) {
-        AcquireReply answer;
         try {
-            answer = AcquireReply.read(context.replies().await(pending, "Acquiring ", lock.description()));
-        } catch (LockException e) {
-            // After the attempt's own last command (a NOSCRIPT retry included), never before it:
-            // a drop that overtook a late attempt would leave that attempt's grant behind.
-            pending.whenComplete((ignored, failure) -> grants.dropNow());
-            throw e;
+            AcquireReply answer;
+            try {
+                answer = AcquireReply.read(context.replies().await(pending, "Acquiring ", lock.description()));
+            } catch (LockException e) {
+                // After the attempt's own last command (a NOSCRIPT retry included), never before it:
+                // a drop that overtook a late attempt would leave that attempt's grant behind.
+                pending.whenComplete((ignored, failure) -> grants.dropNow());
+                throw e;
+            }
+            if (answer instanceof AcquireReply.Granted granted) {
+                grant(granted.fencingToken(), sentAt);
+            }
+            return answer;
+        } finally {
+            endAttempt(); // once its hold is recorded: until then a grant heard is not trusted
         }
-        if (answer instanceof AcquireReply.Granted granted) {
-            grant(granted.fencingToken(), sentAt);
-        }
-        return answer;
     }
 
     /**
@@ -269,24 +292,15 @@ final class Acquisition {
         if (me.confirmation() == null) {
             return grant(me.token(), me.sentAt());
         }
-        CompletableFuture<List<Long>> confirmation = me.confirmation().toCompletableFuture();
-        if (!confirmation.isDone()) {
-            granted = grants.recordTrusted(me.token(), me.sentAt(), me.trustedUntil(), confirmation);
+        HoldGrant.Confirmation confirmation = grants.confirmationOf(me);
+        if (confirmation == HoldGrant.Confirmation.PENDING) {
+            granted = grants.recordTrusted(me.token(), me.sentAt(), me.trustedUntil(), me.confirmation());
             return granted;
         }
-        if (confirmation.isCompletedExceptionally()) {
+        if (confirmation == HoldGrant.Confirmation.UNKNOWN) {
             mayAlreadyHoldSince(me.sentAt());
-            return null;
         }
-        AcquireReply answer;
-        try {
-            answer = AcquireReply.read(confirmation.join());
-        } catch (IllegalArgumentException unreadable) {
-            mayAlreadyHoldSince(me.sentAt());
-            return null;
-        }
-        return answer instanceof AcquireReply.Granted confirmed && confirmed.fencingToken() == me.token()
-                ? grant(me.token(), me.sentAt()) : null;
+        return confirmation == HoldGrant.Confirmation.CONFIRMED ? grant(me.token(), me.sentAt()) : null;
     }
 
     /**

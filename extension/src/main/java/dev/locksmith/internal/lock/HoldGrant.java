@@ -3,6 +3,7 @@ package dev.locksmith.internal.lock;
 import dev.locksmith.LockException;
 import dev.locksmith.internal.lease.Hold;
 import dev.locksmith.internal.lease.HoldCalls;
+import dev.locksmith.internal.lock.local.HandOver;
 import dev.locksmith.internal.redis.ScriptCall;
 import dev.locksmith.internal.wire.AcquireReply;
 import java.lang.System.Logger;
@@ -73,6 +74,37 @@ final class HoldGrant {
             }
         });
         return record(hold);
+    }
+
+    /** What became of the confirmation of a grant handed to a waiter on its word, when it takes it. */
+    enum Confirmation {
+        /** Not answered yet: the waiter holds the lock on the grant's word. */
+        PENDING,
+        /** Redis confirmed it: the waiter holds the lock. */
+        CONFIRMED,
+        /** Redis answered that the grant is gone. */
+        REFUSED,
+        /** No answer came, or none that could be read: Redis may have confirmed it. */
+        UNKNOWN
+    }
+
+    /**
+     * @param handed a waiter handed a grant on its word ({@link HandOver#confirmation()} not null)
+     */
+    Confirmation confirmationOf(HandOver handed) {
+        CompletableFuture<List<Long>> confirmation = handed.confirmation().toCompletableFuture();
+        if (!confirmation.isDone()) {
+            return Confirmation.PENDING;
+        }
+        if (confirmation.isCompletedExceptionally()) {
+            return Confirmation.UNKNOWN;
+        }
+        try {
+            return AcquireReply.read(confirmation.join()) instanceof AcquireReply.Granted confirmed
+                    && confirmed.fencingToken() == handed.token() ? Confirmation.CONFIRMED : Confirmation.REFUSED;
+        } catch (IllegalArgumentException unreadable) {
+            return Confirmation.UNKNOWN;
+        }
     }
 
     private void settle(Hold hold, List<Long> reply, Throwable failure, long sentAt) {

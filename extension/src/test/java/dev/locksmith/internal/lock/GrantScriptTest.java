@@ -73,6 +73,8 @@ class GrantScriptTest {
 
         assertThat(scripts.acquire(keys, SECOND_OTHER_THREAD, true).get(0))
                 .as("another thread of the process granted asks with acquire: a waiter may hold it already").isZero();
+        assertThat(scripts.acquireTakingGrant(keys, THIRD).get(0)).as("'g' takes only a grant to its own process")
+                .isZero();
         assertThat(scripts.takeGrant(keys, THIRD, grant.grant()).get(0)).as("another process, the right token").isZero();
         assertThat(scripts.takeGrant(keys, SECOND, grant.grant() - 1).get(0)).as("another grant's token").isZero();
         assertThat(scripts.redis().get(keys.lock())).as("still granted").startsWith("rsecond-process:|");
@@ -114,6 +116,21 @@ class GrantScriptTest {
         OfferMessage passed = OfferMessage.parse(heard.poll(5, TimeUnit.SECONDS)).orElseThrow();
         assertThat(passed.grant()).isGreaterThan(grant.grant());
         assertThat(scripts.redis().get(keys.lock())).startsWith("rthird-process:|");
+    }
+
+    /**
+     * A thread of the process granted asks while no thread there holds the grant on its word (its
+     * process says so with 'g'): it takes the lock, as it would a free one.
+     */
+    @Test
+    void anAttemptOfTheProcessGrantedTakesTheGrantWhenNoWaiterThereHoldsIt() throws Exception {
+        OfferMessage grant = grantToSecond();
+
+        List<Long> taken = scripts.acquireTakingGrant(keys, SECOND_OTHER_THREAD);
+        assertThat(taken.get(0)).isOne();
+        assertThat(taken.get(1)).as("a token of its own, newer than the grant's").isGreaterThan(grant.grant());
+        assertThat(scripts.redis().get(keys.lock())).startsWith("W" + SECOND_OTHER_THREAD + "|");
+        assertThat(scripts.takeGrant(keys, SECOND, grant.grant()).get(0)).as("the grant was taken").isZero();
     }
 
     /**

@@ -47,7 +47,7 @@ class OfferClaimTest {
     private final ManagerState state = new ManagerState();
     private final OfferDesk desk = new OfferDesk(null, null, 1_000, 30_000, 60_000);
     private final LocalContention contention = new LocalContention(LockKeys.of("locksmith", "offered"), state,
-            5 * SECOND, System::nanoTime, desk, "manager-a");
+            5 * SECOND, System::nanoTime, desk, "manager-a", lock -> false);
 
     @AfterEach
     void stop() {
@@ -169,7 +169,7 @@ class OfferClaimTest {
     @Test
     void anErrorWhileSendingTheOffersAttemptSettlesTheWaiterAtOnce() throws Exception {
         LocalContention patient = new LocalContention(LockKeys.of("locksmith", "offered"), state, 60 * SECOND,
-                System::nanoTime, new OfferDesk(null, null, 1_000, 30_000, 60_000), "manager-a");
+                System::nanoTime, new OfferDesk(null, null, 1_000, 30_000, 60_000), "manager-a", lock -> false);
         HandOver me = patient.join("manager-a:1", 30_000, "worker", grant -> {
             throw new NoClassDefFoundError("dev/locksmith/internal/lock/AcquireRequest");
         });
@@ -191,7 +191,7 @@ class OfferClaimTest {
     @Test
     void anAnswerThatCannotBeReadStillSettlesTheWaiterAtOnce() throws Exception {
         LocalContention patient = new LocalContention(LockKeys.of("locksmith", "offered"), state, 60 * SECOND,
-                System::nanoTime, new OfferDesk(null, null, 1_000, 30_000, 60_000), "manager-a");
+                System::nanoTime, new OfferDesk(null, null, 1_000, 30_000, 60_000), "manager-a", lock -> false);
         HandOver me = patient.join("manager-a:1", 30_000, "worker", this::attempt);
         Sleeper waiter = sleepUntilWoken(patient, me, 120 * SECOND, Waiting.uninterruptible());
 
@@ -210,7 +210,7 @@ class OfferClaimTest {
     @Test
     void aGrantHeardInTimeHandsTheSleepingWaiterTheLockBeforeRedisConfirmsIt() throws Exception {
         long heardAt = System.nanoTime();
-        contention.ring().serverTimeSeen(heardAt, SERVER_NOW);
+        contention.ring().grants().serverTimeSeen(heardAt, SERVER_NOW);
         HandOver me = contention.join("manager-a:1", 30_000, "worker", this::attempt);
         Sleeper waiter = sleepUntilWoken(me, 60 * SECOND, Waiting.uninterruptible());
 
@@ -234,7 +234,7 @@ class OfferClaimTest {
      */
     @Test
     void aGrantHeardLateIsHandedOnlyOnceRedisConfirmedIt() throws Exception {
-        contention.ring().serverTimeSeen(System.nanoTime(), SERVER_NOW);
+        contention.ring().grants().serverTimeSeen(System.nanoTime(), SERVER_NOW);
         HandOver me = contention.join("manager-a:1", 30_000, "worker", this::attempt);
         Sleeper waiter = sleepUntilWoken(me, 60 * SECOND, Waiting.uninterruptible());
 

@@ -46,6 +46,15 @@ final class ScriptClient implements AutoCloseable {
     }
 
     /**
+     * @return what {@link #acquire(LockKeys, String, boolean)} returns, joining the ring and taking
+     *         a grant to the owner's process (its process holds none on the grant's word)
+     */
+    List<Long> acquireTakingGrant(LockKeys keys, String owner) throws Exception {
+        return run(ExclusiveKind.INSTANCE.acquisition(keys,
+                new AcquireRequest(owner, 30_000, System.currentTimeMillis(), "t", 86_400_000, true, true)));
+    }
+
+    /**
      * @return 0 when released, -1 when the owner held nothing
      */
     long release(LockKeys keys, String owner, String requestId) throws Exception {

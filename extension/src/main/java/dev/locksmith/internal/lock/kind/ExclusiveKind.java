@@ -30,7 +30,7 @@ public class ExclusiveKind extends LockKind {
         return LockScript.call("acquire").key("lock", keys.lock()).key("fence", keys.fence())
                 .arg("owner", request.owner()).arg("lease", request.leaseMillis()).arg("since", request.sinceMillis())
                 .arg("thread", request.threadName()).arg("fence-life", request.counterLifetimeMillis())
-                .flag("join-ring", request.joinsRing()).list();
+                .arg("join-ring", request.ringArgument()).list();
     }
 
     @Override

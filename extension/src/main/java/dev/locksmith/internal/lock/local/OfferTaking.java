@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 /**
  * What the pub/sub thread does with an offer of one lock to this process: when the line's first
@@ -30,9 +31,11 @@ final class OfferTaking {
     private final ManagerState state;
     private final LongSupplier clock;
     private final LockKeys keys;
+    private final Predicate<String> holdsLock;
 
     OfferTaking(ReentrantLock mutex, WaiterLine line, WakeUps wakeUps, ProcessRing ring, ManagerState state,
-                LongSupplier clock, LockKeys keys) {
+                LongSupplier clock, LockKeys keys, Predicate<String> holdsLock) {
+        this.holdsLock = holdsLock;
         this.mutex = mutex;
         this.line = line;
         this.wakeUps = wakeUps;
@@ -65,7 +68,8 @@ final class OfferTaking {
             }
             heard = ring.messages();
             grant = ring.heardGrant();
-            trustedUntil = ring.trustHeardGrant(taker.claimedAt());
+            // A thread here holding the lock took this grant already (an attempt with 'g'): it is stale.
+            trustedUntil = holdsLock.test(keys.lock()) ? ProcessRing.UNTRUSTED : ring.trustHeardGrant(taker.claimedAt());
         } finally {
             mutex.unlock();
         }
@@ -118,6 +122,7 @@ final class OfferTaking {
         }
         mutex.lock();
         try {
+            ring.grants().settled();
             ring.attempted(heard, granted, false);
         } finally {
             mutex.unlock();
@@ -142,7 +147,7 @@ final class OfferTaking {
             } else {
                 AcquireReply answer = AcquireReply.read(reply);
                 if (answer instanceof AcquireReply.Busy busy && busy.serverMillis() != AcquireReply.Busy.NO_SERVER_TIME) {
-                    ring.serverTimeSeen(sentAt, busy.serverMillis());
+                    ring.grants().serverTimeSeen(sentAt, busy.serverMillis());
                 }
                 ring.attempted(heard, answer instanceof AcquireReply.Granted, answer.inRing());
                 if (answer instanceof AcquireReply.Granted granted) {

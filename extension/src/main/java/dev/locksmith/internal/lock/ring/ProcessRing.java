@@ -31,7 +31,7 @@ public final class ProcessRing {
     private boolean inRing;
     private long heardToken = NONE;
     private long heardNumber;
-    private final GrantTrust grant = new GrantTrust();
+    private final GrantTrust grant;
     private long trustedToken = NONE;
     private long trustedNumber;
     private long messages; // offers heard and calls to ask again: an answer sent before one is stale
@@ -42,6 +42,14 @@ public final class ProcessRing {
         this.keys = keys;
         this.desk = desk;
         this.managerId = managerId;
+        this.grant = new GrantTrust(mutex);
+    }
+
+    /**
+     * @return what this process may trust of grants of the lock, and the attempts it has under way
+     */
+    public GrantTrust grants() {
+        return grant;
     }
 
     /**
@@ -98,21 +106,6 @@ public final class ProcessRing {
     }
 
     /**
-     * An answer of an attempt told the server's time: it bounds the server's clock from now on.
-     *
-     * @param sentNanos    when the attempt was sent, on the lease keeper's clock
-     * @param serverMillis the server's time in the answer
-     */
-    public void serverTimeSeen(long sentNanos, long serverMillis) {
-        mutex.lock();
-        try {
-            grant.serverTimeSeen(sentNanos, serverMillis);
-        } finally {
-            mutex.unlock();
-        }
-    }
-
-    /**
      * @return the fencing token of the grant heard and not taken yet, for the first waiter's own
      *         attempt to take ({@code take-grant}), or {@link #NO_GRANT}
      */
@@ -135,7 +128,7 @@ public final class ProcessRing {
      *         the waiter then holds the lock only once Redis confirmed it
      */
     public long trustHeardGrant(long nowNanos) {
-        long until = grant.trustedUntil(nowNanos);
+        long until = grant.trust(nowNanos);
         if (until != UNTRUSTED) {
             trustedToken = heardToken;
             trustedNumber = heardNumber;
