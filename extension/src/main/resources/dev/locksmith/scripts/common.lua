@@ -72,25 +72,27 @@ local function offer_message(token, number)
 end
 
 -- The one writer of a grant message, which OfferMessage reads in Java: 'o3|<offer token>|<offer
--- number>|<grant token>|<granted ms>|<patience ms>'. A grant is an offer that already carries the
--- taker's fencing token, with the server time it was made and how long nobody but its process may
--- pass it on: the process offered to may let its sleeping waiter hold the lock on hearing it, while
--- it confirms it (take-grant). A process of a version that reads only 'o2' asks Redis instead.
-local function grant_message(token, number, grant, granted, patience)
-    return 'o3|' .. token .. '|' .. number .. '|' .. string.format('%d', grant) .. '|' .. granted .. '|' .. patience
+-- number>|<grant token>|<patience ms>'. A grant is an offer that already carries the taker's
+-- fencing token, and how long after it was made nobody but its process may pass it on: the process
+-- offered to may let its sleeping waiter hold the lock on hearing it, while it confirms it
+-- (take-grant). A process of a version that reads only 'o2' asks Redis instead.
+local function grant_message(token, number, grant, patience)
+    return 'o3|' .. token .. '|' .. number .. '|' .. string.format('%d', grant) .. '|' .. patience
 end
 
 -- The one writer of a grant as the offer's value keeps it, in the field a holder keeps its thread
--- name in (an offer has none): 'g<grant token>/<patience ms>'.
-local function grant_field(grant, patience)
-    return 'g' .. string.format('%d', grant) .. '/' .. patience
+-- name in (an offer has none): 'g<grant token>/<pttl ms>', the key's time to live below which its
+-- patience has run out (the reservation it was written with, less the patience).
+local function grant_field(grant, reserve, patience)
+    return 'g' .. string.format('%d', grant) .. '/' .. (tonumber(reserve) - tonumber(patience))
 end
 
--- The one reader of a grant field (see grant_field): the grant token (a string) and the patience
--- (a number); nil for an offer without a grant (made by an older version).
+-- The one reader of a grant field (see grant_field): the grant token (a string) and the time to
+-- live below which it may be passed on (a number); nil for an offer without a grant (made by an
+-- older version).
 local function grant_of(field)
-    local grant, patience = string.match(field, '^g(%d+)/(%d+)$')
-    return grant, tonumber(patience)
+    local grant, passable = string.match(field, '^g(%d+)/(%-?%d+)$')
+    return grant, tonumber(passable)
 end
 
 -- Offers the lock to the first process of the ring that still listens on its own channel

@@ -10,15 +10,16 @@
 -- <ring> is the processes waiting for the reentrant lock, in turn order, as ',<manager id>:,...,'
 -- ('' when none): a release offers the lock to the first of them that still listens, and to
 -- nobody else (see release). While that offer stands the key holds
---   r<manager id>:|<offer token>|<offer number>|<offered ms>|<ring>|g<grant token>/<patience ms>
+--   r<manager id>:|<offer token>|<offer number>|<offered ms>|<ring>|g<grant token>/<pttl ms>
 -- a lock nobody holds, reserved for that manager's process: the fencing token of the hold whose
 -- release made the offer, how often it was passed on since (see pass-offer), when it was made to
--- that process (server time), and the grant: the fencing token of the process's waiter that takes
--- it (take-grant) and how long, from the offered ms on, nobody but that process may pass it on.
--- That process may let its waiter hold the lock on hearing the grant, before Redis confirms it, as
--- long as it can prove from its own clock that this patience has not run out (ProcessRing). An
--- offer made by an older version has no grant field (and may have no offered ms): it is taken by
--- the offered process's acquire, as before.
+-- that process (by the clock of the process that made or passed on the offer: a TIME call would
+-- cost every hand-off a command), and the grant: the fencing token of the process's waiter that
+-- takes it (take-grant), and the key's time to live below which the grant's patience has run out:
+-- until then nobody but that process may pass it on. That process may let its waiter hold the
+-- lock on hearing the grant, before Redis confirms it, as long as it can prove from its own clock
+-- that this patience has not run out (GrantTrust). An offer made by an older version has no grant
+-- field (and may have no offered ms): it is taken by the offered process's acquire, as before.
 
 -- The one reader of an exclusive lock's value: mark, owner, fencing token, hold count, since ms,
 -- ring and thread name (an offer's: mark 'r', manager, offer token, offer number); nil for a
@@ -64,8 +65,8 @@ end
 --     this request is under way), '' to ask for '*' instead
 -- returns {1, fencing token} when acquired, {0, remaining lease ms} when another owner holds it or
 -- it is offered (to another process, or granted to this one: see take-grant), or {0, remaining
--- lease ms, 1, server ms} when the owner's process is in the ring: the server's time, read after
--- the request was sent, bounds the server's clock for the process judging a grant (ProcessRing)
+-- lease ms, 1, the token this attempt spent} when the owner's process is in the ring: every grant
+-- to that process still standing was made after this attempt, and has a higher token (GrantTrust)
 function ops.acquire()
     local owner, lease = ARGV[1], ARGV[2]
     local token = next_token(KEYS[2], ARGV[5])
@@ -101,7 +102,7 @@ function ops.acquire()
             redis.call('set', KEYS[1], exclusive_value(wanted, holder, held_token, count, since, joined, thread),
                 'keepttl')
         end
-        return {0, redis.call('pttl', KEYS[1]), 1, now_ms()}
+        return {0, redis.call('pttl', KEYS[1]), 1, token}
     end
     ask_to_be_woken(KEYS[1], current, owner, false)
     return {0, redis.call('pttl', KEYS[1])}
@@ -141,9 +142,10 @@ end
 -- ARGV[5] reserve: how long an offer keeps the lock for its process, ms, or '' to offer to nobody
 --     (RedLock)
 -- ARGV[6] stay-in-ring: '1' to keep the owner's process in the ring
--- ARGV[7] patience: how long nobody but the process offered to may pass the grant on, ms: the
+-- ARGV[7] now: the releasing process's time, ms
+-- ARGV[8] patience: how long nobody but the process offered to may pass the grant on, ms: the
 --     releaser's command timeout, after which its watch passes an untaken grant on
--- ARGV[8] fence-life: the fencing counter's lifetime, ms
+-- ARGV[9] fence-life: the fencing counter's lifetime, ms
 -- returns 0 when released, 1 when released and offered to another process, -1 when the owner
 -- held nothing (lost)
 function ops.release()
@@ -160,15 +162,14 @@ function ops.release()
     end
     if offers then
         local self = manager_of(ARGV[1])
-        local grant, granted = next_token(KEYS[4], ARGV[8]), now_ms()
-        local target, rest = offer_to_ring(KEYS[2], ARGV[3], ring, grant_message(token, 0, grant, granted, ARGV[7]),
-            self)
+        local grant = next_token(KEYS[4], ARGV[9])
+        local target, rest = offer_to_ring(KEYS[2], ARGV[3], ring, grant_message(token, 0, grant, ARGV[8]), self)
         if target then
             if ARGV[6] ~= '' then
                 rest = join_ring(rest, self)
             end
-            redis.call('set', KEYS[1], exclusive_value('r', target, token, '0', granted, rest,
-                grant_field(grant, ARGV[7])), 'px', ARGV[5])
+            redis.call('set', KEYS[1], exclusive_value('r', target, token, '0', ARGV[7], rest,
+                grant_field(grant, ARGV[5], ARGV[8])), 'px', ARGV[5])
             return 1
         end
         -- Nobody in the ring listens any more: a plain release after all, and a resend says so.
@@ -196,8 +197,9 @@ end
 -- releaser when the offer was not taken within a command timeout (the process offered to died or
 -- stopped), and by a closing process for offers to processes that stopped listening. An offer
 -- that was taken, or passed on meanwhile, is left alone. A grant stands, for anyone but its own
--- process, until its patience has run out since it was made (server time): a waiter of that
--- process may hold the lock on the grant's word until then.
+-- process, until its patience has run out since it was made (its key's time to live tells, on the
+-- server's clock): a waiter of that process may hold the lock on the grant's word until then. The
+-- offer passed on records when (ARGV[7], the sender's clock).
 -- KEYS[1] lock: the lock
 -- KEYS[2] channel: the release channel
 -- KEYS[3] fence: the fencing counter
@@ -208,38 +210,41 @@ end
 -- ARGV[5] reserve: how long the next offer keeps the lock, ms
 -- ARGV[6] only-if-gone: '' to pass it on, or the command counting a channel's listeners (pubsub
 --     numsub or shardnumsub) to pass it on only when its process no longer listens
--- ARGV[7] patience: the next grant's patience, ms (see release)
--- ARGV[8] withdraw: '1' to withdraw the offer instead of passing it on: its releaser closes, and
+-- ARGV[7] now: the sender's time, ms
+-- ARGV[8] patience: the next grant's patience, ms (see release)
+-- ARGV[9] withdraw: '1' to withdraw the offer instead of passing it on: its releaser closes, and
 --     an offer passed on now would have nobody to watch it, so the lock is freed and everyone
 --     woken to ask (a process about to take the offer finds the lock free and takes it)
--- ARGV[9] fence-life: the fencing counter's lifetime, ms, should the next grant's token find the
+-- ARGV[10] fence-life: the fencing counter's lifetime, ms, should the next grant's token find the
 --     counter gone
 -- returns the number of the offer of that token standing afterwards (one more than ARGV[2] when
 -- this call passed it on), -1 when there is none (it was taken, withdrawn, or nobody was left),
 -- or -2 - ms when it is a grant whose patience has that long to run: ask again then
 ops['pass-offer'] = function()
     local current = redis.call('get', KEYS[1])
-    local mark, target, token, number, granted, ring, grant = exclusive_fields(current or '')
+    local mark, target, token, number, _, ring, grant = exclusive_fields(current or '')
     if mark ~= 'r' or (ARGV[1] ~= '' and token ~= ARGV[1]) then
         return -1
     end
     if offer_stays(target, number) then
         return tonumber(number)
     end
-    local now = now_ms()
-    local _, patience = grant_of(grant)
-    if patience and ARGV[3] == '' and granted ~= '' and tonumber(granted) + patience > now then
-        return -2 - (tonumber(granted) + patience - now)
+    local _, passable = grant_of(grant)
+    if passable and ARGV[3] == '' then
+        local left = redis.call('pttl', KEYS[1]) - passable
+        if left > 0 then
+            return -2 - left
+        end
     end
     local next_number = tonumber(number) + 1
     local taker, rest
-    if ARGV[8] ~= '1' then
-        local next_grant = next_token(KEYS[3], ARGV[9])
-        taker, rest = offer_to_ring(KEYS[2], ARGV[4], ring,
-            grant_message(token, next_number, next_grant, now, ARGV[7]), target)
+    if ARGV[9] ~= '1' then
+        local next_grant = next_token(KEYS[3], ARGV[10])
+        taker, rest = offer_to_ring(KEYS[2], ARGV[4], ring, grant_message(token, next_number, next_grant, ARGV[8]),
+            target)
         if taker then
-            redis.call('set', KEYS[1], exclusive_value('r', taker, token, next_number, now, rest,
-                grant_field(next_grant, ARGV[7])), 'px', ARGV[5])
+            redis.call('set', KEYS[1], exclusive_value('r', taker, token, next_number, ARGV[7] or '', rest,
+                grant_field(next_grant, ARGV[5], ARGV[8])), 'px', ARGV[5])
             return next_number
         end
     end

@@ -190,8 +190,8 @@ final class Acquisition {
         } finally {
             grantToTake = ProcessRing.NO_GRANT;
         }
-        if (answer instanceof AcquireReply.Busy busy && busy.serverMillis() != AcquireReply.Busy.NO_SERVER_TIME) {
-            ring.grants().serverTimeSeen(sentAt, busy.serverMillis());
+        if (answer instanceof AcquireReply.Busy busy && busy.spentToken() != AcquireReply.Busy.NO_TOKEN) {
+            ring.grants().joinedRing(sentAt, busy.spentToken());
         }
         ring.attempted(heardBefore, answer instanceof AcquireReply.Granted, answer.inRing());
         return answer;

@@ -9,10 +9,10 @@ import java.util.Optional;
  *   <li>{@code o2|<offer token>|<offer number>} ({@code offer_message}): the lock is reserved for
  *       the process, whose waiter takes it with an attempt of its own (the write lock, and a
  *       reentrant lock released by an older version);</li>
- *   <li>{@code o3|<offer token>|<offer number>|<grant token>|<granted ms>|<patience ms>}
+ *   <li>{@code o3|<offer token>|<offer number>|<grant token>|<patience ms>}
  *       ({@code grant_message}): a grant of the reentrant lock, which already carries the taking
- *       waiter's fencing token, when it was made (server time) and how long nobody but this
- *       process may pass it on; the waiter may hold the lock on hearing it ({@code ProcessRing}).</li>
+ *       waiter's fencing token and how long after it was made nobody but this process may pass it
+ *       on; the waiter may hold the lock on hearing it ({@code GrantTrust}).</li>
  * </ul>
  * The format's name says which, so a process of another version tells an offer it cannot read
  * from one it can ({@code docs/locks.md}, "Offers between versions"); a fair turn names an owner
@@ -21,10 +21,10 @@ import java.util.Optional;
  * @param token          the fencing token of the hold whose release made the offer
  * @param number         how often the offer was passed on since
  * @param grant          the taking waiter's fencing token, or {@link #NO_GRANT}
- * @param grantedMillis  when the grant was made, by the server's clock (0 without a grant)
- * @param patienceMillis how long after that nobody but this process passes the grant on (0 without a grant)
+ * @param patienceMillis how long after the grant was made nobody but this process passes it on
+ *                       (0 without a grant)
  */
-public record OfferMessage(long token, long number, long grant, long grantedMillis, long patienceMillis) {
+public record OfferMessage(long token, long number, long grant, long patienceMillis) {
     /** The start of every offer without a grant that this version writes and reads, its format included. */
     public static final String PREFIX = "o2|";
     /** The start of every grant this version writes and reads. */
@@ -36,7 +36,7 @@ public record OfferMessage(long token, long number, long grant, long grantedMill
      * An offer without a grant.
      */
     public OfferMessage(long token, long number) {
-        this(token, number, NO_GRANT, 0, 0);
+        this(token, number, NO_GRANT, 0);
     }
 
     /**
@@ -69,9 +69,9 @@ public record OfferMessage(long token, long number, long grant, long grantedMill
             if (!grant && parts.length == 2) {
                 return Optional.of(new OfferMessage(Long.parseLong(parts[0]), Long.parseLong(parts[1])));
             }
-            if (grant && parts.length == 5) {
+            if (grant && parts.length == 4) {
                 return Optional.of(new OfferMessage(Long.parseLong(parts[0]), Long.parseLong(parts[1]),
-                        Long.parseLong(parts[2]), Long.parseLong(parts[3]), Long.parseLong(parts[4])));
+                        Long.parseLong(parts[2]), Long.parseLong(parts[3])));
             }
         } catch (NumberFormatException e) {
             // no numbers: a format this version does not know
@@ -83,7 +83,7 @@ public record OfferMessage(long token, long number, long grant, long grantedMill
      * @return the message as {@code offer_message} or {@code grant_message} in {@code common.lua} writes it
      */
     public String text() {
-        return grants() ? GRANT_PREFIX + token + "|" + number + "|" + grant + "|" + grantedMillis + "|" + patienceMillis
+        return grants() ? GRANT_PREFIX + token + "|" + number + "|" + grant + "|" + patienceMillis
                 : PREFIX + token + "|" + number;
     }
 }

@@ -38,7 +38,6 @@ import org.junit.jupiter.api.Test;
  */
 class OfferClaimTest {
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
-    private static final long SERVER_NOW = 1_800_000_000_000L;
     private static final String OFFER = new OfferMessage(41, 0).text();
 
     private final ExecutorService waiterThread = Executors.newSingleThreadExecutor();
@@ -203,18 +202,18 @@ class OfferClaimTest {
     }
 
     /**
-     * A grant heard well within its patience, by a process that bounds the server's clock from the
-     * answer that put it in the ring: the sleeping waiter holds the lock at once, with the grant's
-     * token, and the confirmation sent for it is not waited for.
+     * A grant heard well within its patience, counted from the attempt that put this process in
+     * the ring (a grant with a newer token): the sleeping waiter holds the lock at once, with the
+     * grant's token, and the confirmation sent for it is not waited for.
      */
     @Test
     void aGrantHeardInTimeHandsTheSleepingWaiterTheLockBeforeRedisConfirmsIt() throws Exception {
         long heardAt = System.nanoTime();
-        contention.ring().grants().serverTimeSeen(heardAt, SERVER_NOW);
+        contention.ring().grants().joinedRing(heardAt, 40);
         HandOver me = contention.join("manager-a:1", 30_000, "worker", this::attempt);
         Sleeper waiter = sleepUntilWoken(me, 60 * SECOND, Waiting.uninterruptible());
 
-        contention.wake(new OfferMessage(41, 0, 57, SERVER_NOW, 1_000).text());
+        contention.wake(new OfferMessage(41, 0, 57, 1_000).text());
         CompletableFuture<List<Long>> confirmation = sentAttempt();
 
         assertThat(grantsTaken).as("the confirmation takes the grant's token").containsExactly(57L);
@@ -229,16 +228,17 @@ class OfferClaimTest {
     }
 
     /**
-     * A grant heard with less than half its patience left by the server's clock at its latest (here
-     * 600 of 1,000 ms gone): the waiter sleeps on until Redis confirmed it, as for an offer.
+     * A grant heard with less than half its patience left, counted from this process's latest
+     * attempt in the ring (here 600 of 1,000 ms gone): the waiter sleeps on until Redis confirmed it,
+     * as for an offer.
      */
     @Test
     void aGrantHeardLateIsHandedOnlyOnceRedisConfirmedIt() throws Exception {
-        contention.ring().grants().serverTimeSeen(System.nanoTime(), SERVER_NOW);
+        contention.ring().grants().joinedRing(System.nanoTime() - 600 * SECOND / 1_000, 40);
         HandOver me = contention.join("manager-a:1", 30_000, "worker", this::attempt);
         Sleeper waiter = sleepUntilWoken(me, 60 * SECOND, Waiting.uninterruptible());
 
-        contention.wake(new OfferMessage(41, 0, 57, SERVER_NOW - 600, 1_000).text());
+        contention.wake(new OfferMessage(41, 0, 57, 1_000).text());
         CompletableFuture<List<Long>> confirmation = sentAttempt();
         assertThat(waiter.woken()).as("asleep until the confirmation is answered").isNotDone();
         confirmation.complete(List.of(1L, 57L));
@@ -249,15 +249,15 @@ class OfferClaimTest {
     }
 
     /**
-     * A grant heard by a process that knows nothing of the server's clock yet (no answer told it)
-     * cannot be trusted: Redis's answer decides, and a refusal sends the waiter to ask Redis itself.
+     * A grant heard by a process that has no attempt in the ring to count from yet cannot be
+     * trusted: Redis's answer decides, and a refusal sends the waiter to ask Redis itself.
      */
     @Test
     void aGrantHeardWithoutTheServersTimeIsHandedOnlyOnceRedisConfirmedIt() throws Exception {
         HandOver me = contention.join("manager-a:1", 30_000, "worker", this::attempt);
         Sleeper waiter = sleepUntilWoken(me, 60 * SECOND, Waiting.uninterruptible());
 
-        contention.wake(new OfferMessage(41, 0, 57, SERVER_NOW, 1_000).text());
+        contention.wake(new OfferMessage(41, 0, 57, 1_000).text());
         CompletableFuture<List<Long>> confirmation = sentAttempt();
         assertThat(waiter.woken()).isNotDone();
         confirmation.complete(List.of(0L, 25_000L));

@@ -108,7 +108,8 @@ final class ScriptClient implements AutoCloseable {
         return LockScript.call("pass-offer").key("lock", keys.lock()).key("channel", keys.channel())
                 .key("fence", keys.fence()).arg("token", token).arg("number", number).arg("offered-to", target)
                 .arg("publish", "publish").arg("reserve", 30_000).arg("only-if-gone", "")
-                .arg("patience", patienceMillis).flag("withdraw", withdraw).arg("fence-life", 86_400_000).integer();
+                .arg("now", System.currentTimeMillis()).arg("patience", patienceMillis).flag("withdraw", withdraw)
+                .arg("fence-life", 86_400_000).integer();
     }
 
     /**

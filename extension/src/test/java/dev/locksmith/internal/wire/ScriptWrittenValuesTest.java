@@ -97,27 +97,26 @@ class ScriptWrittenValuesTest {
             assertThat(this.<List<Long>>run(acquire(OTHER, System.currentTimeMillis(), true)).get(2))
                     .as("the second process joined the ring").isOne();
             assertThat(stored().orElseThrow().mark()).isEqualTo(Mark.REENTRANT_WAITED_ELSEWHERE);
-            long before = System.currentTimeMillis();
+            long now = System.currentTimeMillis();
 
             assertThat(this.<Long>run(LockScript.call("release").key("lock", keys.lock()).key("channel", keys.channel())
                     .key("latch", keys.latch(OWNER)).key("fence", keys.fence()).arg("owner", OWNER)
                     .arg("latch-life", 5000).arg("publish", "publish").arg("request", "1").arg("reserve", 30_000)
-                    .flag("stay-in-ring", false).arg("patience", 1_000).arg("fence-life", 60_000).integer()))
-                    .as("offered").isOne();
-            long after = System.currentTimeMillis();
+                    .flag("stay-in-ring", false).arg("now", now).arg("patience", 1_000).arg("fence-life", 60_000)
+                    .integer())).as("offered").isOne();
 
             ExclusiveValue offer = stored().orElseThrow();
-            assertThat(offer.since().toEpochMilli()).as("the server's time").isBetween(before - 1, after + 1);
-            assertThat(offer).isEqualTo(new ExclusiveValue(Mark.OFFERED, "second-process:", token, 0, offer.since(), "",
-                    offer.thread()));
-            assertThat(offer.thread()).as("the grant: its fencing token and patience").matches("g\\d+/1000");
+            assertThat(offer).isEqualTo(new ExclusiveValue(Mark.OFFERED, "second-process:", token, 0,
+                    Instant.ofEpochMilli(now), "", offer.thread()));
+            assertThat(offer.thread()).as("the grant: its fencing token, and the time to live below which others may"
+                    + " pass it on").matches("g\\d+/29000");
             assertThat(stored().orElseThrow().taken()).isFalse();
             InspectLine.Offer inspected = inspect().stream().filter(InspectLine.Offer.class::isInstance)
                     .map(InspectLine.Offer.class::cast).findFirst().orElseThrow();
             assertThat(inspected.mode()).isEqualTo("exclusive");
             assertThat(inspected.managerId()).isEqualTo("second-process");
             assertThat(inspected.passedOn()).isZero();
-            assertThat(inspected.since()).isEqualTo(offer.since());
+            assertThat(inspected.since()).isEqualTo(Instant.ofEpochMilli(now));
             assertThat(inspected.reservationLeft()).isPositive();
         } finally {
             listener.close();

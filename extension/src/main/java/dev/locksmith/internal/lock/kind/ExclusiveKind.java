@@ -39,7 +39,8 @@ public class ExclusiveKind extends LockKind {
                 .key("latch", keys.latch(owner)).key("fence", keys.fence()).arg("owner", owner)
                 .arg("latch-life", latchMillis).arg("publish", keys.publish()).arg("request", requestId)
                 .arg("reserve", offer.offers() ? Long.toString(offer.reserveMillis()) : "")
-                .flag("stay-in-ring", offer.staysInRing()).arg("patience", offer.patienceMillis())
+                .flag("stay-in-ring", offer.staysInRing()).arg("now", System.currentTimeMillis())
+                .arg("patience", offer.patienceMillis())
                 .arg("fence-life", offer.counterLifetimeMillis()).integer();
     }
 

@@ -146,8 +146,8 @@ final class OfferTaking {
                 line.fellThrough(taker, sentAt, true);
             } else {
                 AcquireReply answer = AcquireReply.read(reply);
-                if (answer instanceof AcquireReply.Busy busy && busy.serverMillis() != AcquireReply.Busy.NO_SERVER_TIME) {
-                    ring.grants().serverTimeSeen(sentAt, busy.serverMillis());
+                if (answer instanceof AcquireReply.Busy busy && busy.spentToken() != AcquireReply.Busy.NO_TOKEN) {
+                    ring.grants().joinedRing(sentAt, busy.spentToken());
                 }
                 ring.attempted(heard, answer instanceof AcquireReply.Granted, answer.inRing());
                 if (answer instanceof AcquireReply.Granted granted) {

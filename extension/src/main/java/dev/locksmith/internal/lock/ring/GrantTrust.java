@@ -1,23 +1,32 @@
 package dev.locksmith.internal.lock.ring;
 
 import dev.locksmith.internal.wire.OfferMessage;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Whether the grant of the reentrant lock that this process heard last may be trusted before Redis
- * confirms it. Nobody but this process passes a grant on until its patience has run out on the
- * server's clock ({@code pass-offer}); this process bounds that clock from its own
- * ({@link ServerClockBound}), and trusts a grant only while at least half its patience is left, so
- * that the confirmation it sends on hearing it has that long to arrive. Nor does it trust one while
- * an attempt of its own is under way, which may take the grant itself, or while the grant it trusted
- * last is unconfirmed. Guarded by the mutex of its {@link ProcessRing}.
+ * confirms it, from this process's clock alone. Nobody but this process passes a grant on until
+ * its patience has run out since it was made ({@code pass-offer}). Every grant to this process
+ * still standing was made after this process's latest attempt that Redis answered with "busy, in
+ * the ring" (then, the lock was another's), and carries a higher fencing token than that attempt
+ * spent; that attempt ran no earlier than it was sent. So a grant with a higher token than the
+ * anchor stands at least until the anchor's sending plus the patience, counted
+ * {@link #DRIFT} slower here. It is trusted only while at least half its patience is left by that
+ * count, so that the confirmation sent on hearing it has that long to arrive; nor while an attempt
+ * of this process is under way, which may take the grant itself, nor while the grant trusted last
+ * is unconfirmed. Guarded by the mutex of its {@link ProcessRing}.
  */
 public final class GrantTrust {
+    /** How much faster than this process's clock the server's may run, at most: twice what NTP lets a clock slew. */
+    static final double DRIFT = 0.001;
+    private static final long NONE = -1;
+
     private final ReentrantLock mutex;
-    private final ServerClockBound serverClock = new ServerClockBound();
     private long grant = ProcessRing.NO_GRANT;
-    private long grantedMillis;
     private long patienceMillis;
+    private long anchorToken = NONE;
+    private long anchorSentNanos;
     private boolean unconfirmed;
     private int attemptsUnderWay;
 
@@ -26,15 +35,19 @@ public final class GrantTrust {
     }
 
     /**
-     * An answer of an attempt told the server's time: it bounds the server's clock from now on.
+     * Redis answered an attempt of this process "busy, in the ring": the anchor of the grants to
+     * come, if it ran after every earlier one (it spent a higher token).
      *
-     * @param sentNanos    when the attempt was sent, on the lease keeper's clock
-     * @param serverMillis the server's time in the answer
+     * @param sentNanos  when the attempt was sent, on the lease keeper's clock
+     * @param spentToken the fencing token it spent
      */
-    public void serverTimeSeen(long sentNanos, long serverMillis) {
+    public void joinedRing(long sentNanos, long spentToken) {
         mutex.lock();
         try {
-            serverClock.saw(sentNanos, serverMillis);
+            if (spentToken > anchorToken) {
+                anchorToken = spentToken;
+                anchorSentNanos = sentNanos;
+            }
         } finally {
             mutex.unlock();
         }
@@ -81,7 +94,6 @@ public final class GrantTrust {
      */
     void heard(OfferMessage offer) {
         grant = offer.grant();
-        grantedMillis = offer.grantedMillis();
         patienceMillis = offer.patienceMillis();
     }
 
@@ -107,14 +119,15 @@ public final class GrantTrust {
      *         {@link ProcessRing#UNTRUSTED}
      */
     long trust(long nowNanos) {
-        if (grant == ProcessRing.NO_GRANT || !serverClock.isKnown() || attemptsUnderWay > 0 || unconfirmed) {
+        if (grant == ProcessRing.NO_GRANT || grant <= anchorToken || anchorToken == NONE || attemptsUnderWay > 0
+                || unconfirmed) {
             return ProcessRing.UNTRUSTED;
         }
-        long leftMillis = grantedMillis + patienceMillis - serverClock.latestServerMillis(nowNanos);
-        if (leftMillis * 2 < patienceMillis) {
+        long until = anchorSentNanos + (long) (TimeUnit.MILLISECONDS.toNanos(patienceMillis) / (1 + DRIFT));
+        if (until - nowNanos < TimeUnit.MILLISECONDS.toNanos(patienceMillis) / 2) {
             return ProcessRing.UNTRUSTED;
         }
         unconfirmed = true;
-        return nowNanos + ServerClockBound.shortestLocalNanos(leftMillis);
+        return until;
     }
 }

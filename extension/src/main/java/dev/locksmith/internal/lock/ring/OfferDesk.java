@@ -281,6 +281,7 @@ public final class OfferDesk {
         return LockScript.call("pass-offer").key("lock", keys.lock()).key("channel", keys.channel())
                 .key("fence", keys.fence()).arg("token", token).arg("number", number).arg("offered-to", target)
                 .arg("publish", keys.publish()).arg("reserve", reserveMillis).arg("only-if-gone", onlyIfGone)
-                .arg("patience", watchMillis).flag("withdraw", withdraw).arg("fence-life", fenceLifeMillis).integer();
+                .arg("now", System.currentTimeMillis()).arg("patience", watchMillis).flag("withdraw", withdraw)
+                .arg("fence-life", fenceLifeMillis).integer();
     }
 }

@@ -1,0 +1,67 @@
+package dev.locksmith.internal.lock.ring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.locksmith.internal.wire.OfferMessage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.junit.jupiter.api.Test;
+
+/**
+ * When a grant heard may be trusted, on this process's clock alone: it must be newer (a higher
+ * token) than the anchor, the latest attempt answered "busy, in the ring", and at least half its
+ * patience must be left, counted from the anchor's sending and {@code DRIFT} slower here. Pure
+ * arithmetic on given clocks.
+ */
+class GrantTrustTest {
+    private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final long PATIENCE = 1_000;
+
+    private final GrantTrust trust = new GrantTrust(new ReentrantLock());
+
+    @Test
+    void aGrantNewerThanTheAnchorIsTrustedUntilThePatienceRanOutFromTheAnchorsSending() {
+        trust.joinedRing(1_000 * MS, 40);
+        trust.heard(new OfferMessage(30, 0, 57, PATIENCE));
+
+        long until = trust.trust(1_100 * MS);
+        assertThat(until).isEqualTo(1_000 * MS + (long) (PATIENCE * MS / (1 + GrantTrust.DRIFT)))
+                .isLessThan(2_000 * MS);
+        assertThat(trust.trust(1_100 * MS)).as("the grant trusted last is unconfirmed").isEqualTo(ProcessRing.UNTRUSTED);
+        trust.settled();
+        assertThat(trust.trust(1_100 * MS)).isEqualTo(until);
+    }
+
+    @Test
+    void aGrantHeardWithLessThanHalfItsPatienceLeftIsNotTrusted() {
+        trust.joinedRing(1_000 * MS, 40);
+        trust.heard(new OfferMessage(30, 0, 57, PATIENCE));
+
+        assertThat(trust.trust(1_600 * MS)).isEqualTo(ProcessRing.UNTRUSTED);
+    }
+
+    @Test
+    void aGrantNoNewerThanTheLatestAttemptInTheRingIsStale() {
+        trust.joinedRing(1_000 * MS, 40);
+        trust.joinedRing(900 * MS, 60); // answered later, spent a higher token: the anchor
+        trust.joinedRing(1_050 * MS, 50); // an older attempt's late answer changes nothing
+        trust.heard(new OfferMessage(30, 0, 57, PATIENCE));
+
+        assertThat(trust.trust(1_100 * MS)).as("made before the attempt that spent 60").isEqualTo(ProcessRing.UNTRUSTED);
+        trust.heard(new OfferMessage(30, 0, 61, PATIENCE));
+        assertThat(trust.trust(1_100 * MS)).isEqualTo(900 * MS + (long) (PATIENCE * MS / (1 + GrantTrust.DRIFT)));
+    }
+
+    @Test
+    void nothingIsTrustedWithoutAnAnchorOrWhileAnAttemptHereIsUnderWay() {
+        trust.heard(new OfferMessage(30, 0, 57, PATIENCE));
+        assertThat(trust.trust(1_000 * MS)).as("no anchor").isEqualTo(ProcessRing.UNTRUSTED);
+
+        trust.joinedRing(1_000 * MS, 40);
+        assertThat(trust.beginAttempt()).as("may take a grant itself").isTrue();
+        assertThat(trust.trust(1_000 * MS)).as("an attempt under way").isEqualTo(ProcessRing.UNTRUSTED);
+        trust.endAttempt();
+        assertThat(trust.trust(1_000 * MS)).isNotEqualTo(ProcessRing.UNTRUSTED);
+        assertThat(trust.beginAttempt()).as("a grant is held here on its word").isFalse();
+    }
+}
