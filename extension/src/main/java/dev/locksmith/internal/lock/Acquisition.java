@@ -263,6 +263,11 @@ final class Acquisition {
                 throw e;
             }
             if (answer instanceof AcquireReply.Granted granted) {
+                if (attemptRing != null) {
+                    // A grant to this process that this attempt took ('g') is stale from now on,
+                    // however late its message comes: every grant standing later is newer.
+                    attemptRing.joinedRing(sentAt, granted.fencingToken());
+                }
                 grant(granted.fencingToken(), sentAt);
             }
             return answer;

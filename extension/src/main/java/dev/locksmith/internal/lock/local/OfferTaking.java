@@ -151,6 +151,7 @@ final class OfferTaking {
                 }
                 ring.attempted(heard, answer instanceof AcquireReply.Granted, answer.inRing());
                 if (answer instanceof AcquireReply.Granted granted) {
+                    ring.grants().joinedRing(sentAt, granted.fencingToken());
                     line.handed(taker, granted.fencingToken(), sentAt);
                 } else {
                     line.fellThrough(taker, sentAt, false);

@@ -52,6 +52,20 @@ class GrantTrustTest {
         assertThat(trust.trust(1_100 * MS)).isEqualTo(900 * MS + (long) (PATIENCE * MS / (1 + GrantTrust.DRIFT)));
     }
 
+    /**
+     * The scale benchmark's failure (2 processes): an attempt here took the grant to this process
+     * ('g'), its hold was released, and the grant's message came after that: it must not be trusted.
+     * An attempt that got the lock anchors as one that found it busy does.
+     */
+    @Test
+    void aGrantThatAnAttemptHereTookIsStaleWhenItsMessageComesLate() {
+        trust.joinedRing(1_000 * MS, 909);
+        trust.joinedRing(1_001 * MS, 911); // the attempt that took grant 910 and got 911
+        trust.heard(new OfferMessage(908, 0, 910, PATIENCE));
+
+        assertThat(trust.trust(1_002 * MS)).isEqualTo(ProcessRing.UNTRUSTED);
+    }
+
     @Test
     void nothingIsTrustedWithoutAnAnchorOrWhileAnAttemptHereIsUnderWay() {
         trust.heard(new OfferMessage(30, 0, 57, PATIENCE));
