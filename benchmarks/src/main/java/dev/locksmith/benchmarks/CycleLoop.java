@@ -63,8 +63,10 @@ final class CycleLoop {
             int thread = t;
             int lockIndex = scenario.lockIndex(jvm, thread);
             int manager = scenario.managerOf(thread);
-            CycleLock lock = clients.get(manager).lockFor(scenario.kind(), scenario.lockName(run, lockIndex));
-            CycleLock.Inside inside = inside(lockIndex, jvm * scenario.managersPerJvm() + manager, window);
+            CycleLock locked = clients.get(manager).lockFor(scenario.kind(), scenario.lockName(run, lockIndex));
+            ReleaseStamp stamp = new ReleaseStamp();
+            CycleLock lock = handOffs == null ? locked : timedRelease(locked, stamp, window);
+            CycleLock.Inside inside = inside(lockIndex, jvm * scenario.managersPerJvm() + manager, window, stamp);
             Runnable work = () -> {
                 try {
                     Outcome outcome = cycle(lock, inside, window);
@@ -103,7 +105,7 @@ final class CycleLoop {
      * @return the critical section: the occupancy probe, and where measured the hand-off stamps,
      *         the first and last things under the lock
      */
-    private CycleLock.Inside inside(int lockIndex, int manager, Window window) {
+    private CycleLock.Inside inside(int lockIndex, int manager, Window window, ReleaseStamp stamp) {
         if (handOffs == null) {
             return exclusive -> (probe.enter(lockIndex, exclusive) ? 1 : 0) + (probe.leave(lockIndex, exclusive) ? 1 : 0);
         }
@@ -113,9 +115,29 @@ final class CycleLoop {
             long acquired = HandOffProbe.now();
             handOffs.acquired(manager, acquired, acquired >= countedFrom && acquired < countedUntil);
             int violations = (probe.enter(lockIndex, exclusive) ? 1 : 0) + (probe.leave(lockIndex, exclusive) ? 1 : 0);
-            handOffs.releasing(manager);
+            stamp.at = handOffs.releasing(manager);
             return violations;
         };
+    }
+
+    /**
+     * @return cycles of {@code lock} that record, as the first thing after {@code unlock()}
+     *         returned, how long it took since the stamp {@link #inside} wrote before it
+     */
+    private CycleLock timedRelease(CycleLock lock, ReleaseStamp stamp, Window window) {
+        long countedFrom = window.measureFrom() * 1_000_000L;
+        long countedUntil = window.measureUntil() * 1_000_000L;
+        return inside -> {
+            int violations = lock.cycle(inside);
+            long released = HandOffProbe.now();
+            handOffs.released(stamp.at, released, released >= countedFrom && released < countedUntil);
+            return violations;
+        };
+    }
+
+    /** One thread's last release stamp, from just before its {@code unlock()} to just after it. */
+    private static final class ReleaseStamp {
+        long at;
     }
 
     private Outcome cycle(CycleLock lock, CycleLock.Inside inside, Window window) throws InterruptedException {

@@ -8,24 +8,35 @@ package dev.locksmith.benchmarks;
  * @param count     hand-offs whose acquisition fell in the counted window
  * @param p50Micros the median latency, in microseconds; NaN without hand-offs
  * @param p99Micros the 99th percentile, in microseconds; NaN without hand-offs
+ * @param releaseP50Micros the median of the releasers' own {@code unlock()} calls in the window, in
+ *                  microseconds: the release's round trip, which every hand-off contains; NaN without releases
  */
-record HandOffLatency(long acquisitions, long count, double p50Micros, double p99Micros) {
+record HandOffLatency(long acquisitions, long count, double p50Micros, double p99Micros, double releaseP50Micros) {
     /** Where nothing was measured. */
-    static final HandOffLatency NONE = new HandOffLatency(0, 0, Double.NaN, Double.NaN);
+    static final HandOffLatency NONE = new HandOffLatency(0, 0, Double.NaN, Double.NaN, Double.NaN);
 
     /**
      * @param acquisitions every acquisition counted
      * @param counts       hand-offs per {@link HandOffProbe#bucket} index
+     * @param releases     releases per {@link HandOffProbe#bucket} index
      */
-    static HandOffLatency of(long acquisitions, long[] counts) {
+    static HandOffLatency of(long acquisitions, long[] counts, long[] releases) {
+        long total = total(counts);
+        long released = total(releases);
+        double releaseP50 = released == 0 ? Double.NaN : percentile(releases, released, 0.50);
+        if (total == 0) {
+            return new HandOffLatency(acquisitions, 0, Double.NaN, Double.NaN, releaseP50);
+        }
+        return new HandOffLatency(acquisitions, total, percentile(counts, total, 0.50), percentile(counts, total, 0.99),
+                releaseP50);
+    }
+
+    private static long total(long[] counts) {
         long total = 0;
         for (long count : counts) {
             total += count;
         }
-        if (total == 0) {
-            return new HandOffLatency(acquisitions, 0, Double.NaN, Double.NaN);
-        }
-        return new HandOffLatency(acquisitions, total, percentile(counts, total, 0.50), percentile(counts, total, 0.99));
+        return total;
     }
 
     /**

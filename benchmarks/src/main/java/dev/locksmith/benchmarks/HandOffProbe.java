@@ -25,6 +25,11 @@ import java.time.Instant;
  * buckets below 128 µs and 64 buckets per doubling above (1.6 % wide), shared in the file, so the
  * percentiles are of all the JVMs' hand-offs together.
  *
+ * <p>Beside it, each releasing thread records how long its own {@code unlock()} took, from the
+ * same stamp to the call's return, in a second histogram: the release's round trip, which every
+ * hand-off contains (Redis tells the next holder in the same script that answers the releaser), so
+ * no hand-off that the release starts can be much shorter than it.
+ *
  * <p>Threads: every benchmark thread of the measurement's worker JVMs (stamps, samples), and the
  * parent, between windows only (reset, read).
  */
@@ -42,6 +47,7 @@ final class HandOffProbe implements AutoCloseable {
     /** Doublings above {@link #LINEAR} µs covered: up to 2^31 µs, about 36 minutes. */
     private static final int DOUBLINGS = 24;
     static final int BUCKETS = LINEAR + DOUBLINGS * PER_DOUBLING;
+    private static final int FIRST_RELEASE_BUCKET = FIRST_BUCKET + BUCKETS;
 
     private final SharedSlots slots;
 
@@ -53,7 +59,7 @@ final class HandOffProbe implements AutoCloseable {
      * Maps {@code path}, creating it zeroed if absent.
      */
     static HandOffProbe map(Path path) {
-        return new HandOffProbe(SharedSlots.map(path, FIRST_BUCKET + BUCKETS, "hand-off"));
+        return new HandOffProbe(SharedSlots.map(path, FIRST_RELEASE_BUCKET + BUCKETS, "hand-off"));
     }
 
     /**
@@ -88,17 +94,33 @@ final class HandOffProbe implements AutoCloseable {
      * Call as the last thing before {@code unlock()}, still holding the lock.
      *
      * @param manager the releasing process's index over all worker JVMs
+     * @return the stamp, for {@link #released}
      */
-    void releasing(int manager) {
-        slots.set(STAMP, now());
+    long releasing(int manager) {
+        long stamp = now();
+        slots.set(STAMP, stamp);
         slots.set(RELEASER, (long) manager + 1);
+        return stamp;
+    }
+
+    /**
+     * Call as the first thing after {@code unlock()} returned.
+     *
+     * @param releasing what {@link #releasing} returned before that {@code unlock()}
+     * @param released  {@link #now()} when {@code unlock()} returned
+     * @param counted   false outside the window's counted part: nothing is recorded
+     */
+    void released(long releasing, long released, boolean counted) {
+        if (counted) {
+            slots.getAndAdd(FIRST_RELEASE_BUCKET + bucket(Math.max(0, released - releasing) / 1000), 1L);
+        }
     }
 
     /**
      * Forgets the last stamp and every sample; only while no worker cycles.
      */
     void reset() {
-        for (int i = 0; i < FIRST_BUCKET + BUCKETS; i++) {
+        for (int i = 0; i < FIRST_RELEASE_BUCKET + BUCKETS; i++) {
             slots.set(i, 0L);
         }
     }
@@ -107,11 +129,15 @@ final class HandOffProbe implements AutoCloseable {
      * @return the hand-offs recorded since the last {@link #reset()}; only while no worker cycles
      */
     HandOffLatency read() {
+        return HandOffLatency.of(slots.get(ACQUISITIONS), histogram(FIRST_BUCKET), histogram(FIRST_RELEASE_BUCKET));
+    }
+
+    private long[] histogram(int first) {
         long[] counts = new long[BUCKETS];
         for (int i = 0; i < BUCKETS; i++) {
-            counts[i] = slots.get(FIRST_BUCKET + i);
+            counts[i] = slots.get(first + i);
         }
-        return HandOffLatency.of(slots.get(ACQUISITIONS), counts);
+        return counts;
     }
 
     /**

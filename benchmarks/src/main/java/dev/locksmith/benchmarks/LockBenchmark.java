@@ -64,8 +64,8 @@ public final class LockBenchmark {
                             MarkdownReport.ops(measurement.opsPerSecond()), measurement.commandsPerCycle(),
                             measurement.serverCpuMicrosPerCycle(), measurement.clientCpuMicrosPerCycle(),
                             measurement.violations(), handOffs.count() == 0 ? "" : String.format(Locale.ROOT,
-                                    "  hand-offs %d p50 %.0f us p99 %.0f us", handOffs.count(), handOffs.p50Micros(),
-                                    handOffs.p99Micros()),
+                                    "  hand-offs %d p50 %.0f us p99 %.0f us release p50 %.0f us", handOffs.count(),
+                                    handOffs.p50Micros(), handOffs.p99Micros(), handOffs.releaseP50Micros()),
                             measurement.scenario().usesDatabase() ? String.format(Locale.ROOT, "  statements/tx %.2f",
                                     measurement.statements().statementsPerTransaction()) : "");
                 });

@@ -211,7 +211,10 @@ final class MarkdownReport {
         md.append("*Hand-off* is the time from a holder's `unlock()` call to `lock()` returning in another process,\n")
                 .append("over every such hand-off of the median repetition, p50 / p99 in µs; *hand-offs* is the share of\n")
                 .append("the acquisitions that took the lock from another process (in the others, the releasing process\n")
-                .append("took it again before anyone else).\n")
+                .append("took it again before anyone else). *Release* is the releasers' own `unlock()` call, from the\n")
+                .append("same stamp to its return, p50 over every release of the median repetition: the release's round\n")
+                .append("trip, which every hand-off contains (the script that answers the releaser is the one that tells\n")
+                .append("the next process), so hand-off minus release is what the lock's passing costs beyond it.\n")
                 .append("The holder stamps the time, still holding the lock, right before it calls `unlock()`, into a file\n")
                 .append("that all worker JVMs map; the next holder reads it right after `lock()` returned. Stamping after\n")
                 .append("`unlock()` returned would race: Redis publishes a release before it answers it, so the next\n")
@@ -230,8 +233,8 @@ final class MarkdownReport {
             md.append("### ").append(ScaleChart.kindTitle(kind)).append("\n\n");
             md.append("| N | Locksmith cycles/s | Locksmith calls | Redisson cycles/s | Redisson calls | Locksmith / Redisson")
                     .append(" | Locksmith N / 2 | Locksmith hand-off p50 / p99 µs | Redisson hand-off p50 / p99 µs")
-                    .append(" | Hand-offs, Locksmith / Redisson |\n")
-                    .append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                    .append(" | Hand-offs, Locksmith / Redisson | Release p50 µs, Locksmith / Redisson |\n")
+                    .append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
             for (Scenario scenario : rows) {
                 OptionalDouble locksmith = results.medianOps(Contender.LOCKSMITH, scenario);
                 OptionalDouble redisson = results.medianOps(Contender.REDISSON, scenario);
@@ -251,6 +254,8 @@ final class MarkdownReport {
                         .append(" | ").append(redissonMedian.map(MarkdownReport::handOffs).orElse("n/a"))
                         .append(" | ").append(locksmithMedian.map(MarkdownReport::handOffShare).orElse("n/a"))
                         .append(" / ").append(redissonMedian.map(MarkdownReport::handOffShare).orElse("n/a"))
+                        .append(" | ").append(locksmithMedian.map(MarkdownReport::releaseMedian).orElse("n/a"))
+                        .append(" / ").append(redissonMedian.map(MarkdownReport::releaseMedian).orElse("n/a"))
                         .append(" |\n");
             }
             md.append('\n');
@@ -371,6 +376,11 @@ final class MarkdownReport {
         HandOffLatency latency = measurement.handOffs();
         return latency.count() == 0 ? "none" : String.format(Locale.ROOT, "%,.0f / %,.0f", latency.p50Micros(),
                 latency.p99Micros());
+    }
+
+    private static String releaseMedian(Measurement measurement) {
+        double micros = measurement.handOffs().releaseP50Micros();
+        return Double.isNaN(micros) ? "n/a" : String.format(Locale.ROOT, "%,.0f", micros);
     }
 
     private static String handOffShare(Measurement measurement) {
