@@ -78,6 +78,7 @@ final class Release {
 
     private static Release start(LockTarget lock, Hold hold) {
         LockContext context = lock.context();
+        lock.awaitConfirmed(hold);
         if (hold.isLost()) {
             context.leases().forget(hold);
             context.contention().wakeLine(lock.keys().channel());
@@ -99,7 +100,9 @@ final class Release {
         long sentAt = context.leases().now();
         try {
             RingRelease offer = lock.offersToOtherProcesses()
-                    ? new RingRelease(true, hold.leaseMillis(), line != null && line.isListening()) : RingRelease.NONE;
+                    ? new RingRelease(true, hold.leaseMillis(), line != null && line.isListening(),
+                            context.settings().commandTimeout().toMillis(), lock.counterLifetimeMillis())
+                    : RingRelease.NONE;
             String requestId = context.owners().nextRequestId();
             long latchMillis = context.settings().commandTimeout().toMillis();
             ScriptCall call = taker == null

@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -107,6 +108,18 @@ final class WaiterLine {
     void handed(HandOver taker, long token, long sentAt) {
         if (taker.state() == HandOver.State.CLAIMED) {
             taker.handed(token, sentAt);
+            taker.signal().signal();
+        }
+    }
+
+    /**
+     * Settles a claimed waiter with a grant on its word, before Redis confirmed it; a no-op once
+     * it is settled.
+     */
+    void handedOnGrant(HandOver taker, long grant, long heardAt, long trustedUntil,
+                       CompletionStage<List<Long>> confirmation) {
+        if (taker.state() == HandOver.State.CLAIMED) {
+            taker.handedOnGrant(grant, heardAt, trustedUntil, confirmation);
             taker.signal().signal();
         }
     }
