@@ -61,16 +61,16 @@ final class LineWaiting implements WaitStrategy {
         Turn turn = contention.awaitTurn(me, deadline, waiting);
         while (true) {
             if (turn == Turn.HANDED) {
-                Hold handed;
+                Hold handed = null;
                 try {
                     handed = acquisition.grantHandOver(me);
                 } finally {
-                    contention.handOverTaken(me);
+                    contention.handOverTaken(me, handed != null);
                 }
                 if (handed != null) {
                     return handed;
                 }
-                // A grant whose confirmation Redis refused before this waiter took it: ask Redis.
+                // A grant whose confirmation Redis refused before this waiter took it: back to the front, and ask Redis.
                 woken = true;
                 turn = Turn.ASK;
                 continue;

@@ -265,6 +265,30 @@ class OfferClaimTest {
         assertThat(waiter.turn()).as("the grant was gone: the waiter asks").isEqualTo(Turn.ASK);
     }
 
+    /**
+     * A waiter handed a grant on its word whose confirmation Redis refused before the waiter took
+     * it goes back to the front of the line to ask Redis ({@code LineWaiting} says so with
+     * {@code handOverTaken(me, false)}): the next offer to this process finds it there and is kept
+     * for it, not declined as if nobody here waited.
+     */
+    @Test
+    void aWaiterWhoseGrantWasRefusedBeforeItTookItIsFirstInLineForTheNextOffer() throws Exception {
+        contention.ring().grants().joinedRing(System.nanoTime(), 40);
+        HandOver me = contention.join("manager-a:1", 30_000, "worker", this::attempt);
+        Sleeper waiter = sleepUntilWoken(me, 60 * SECOND, Waiting.uninterruptible());
+        contention.wake(new OfferMessage(41, 0, 57, 1_000).text());
+        CompletableFuture<List<Long>> confirmation = sentAttempt();
+        assertThat(waiter.turn()).isEqualTo(Turn.HANDED);
+
+        confirmation.complete(List.of(0L, 25_000L));
+        contention.handOverTaken(me, false);
+        long wakeUps = contention.wakeUps().count();
+        contention.wake(new OfferMessage(58, 0, 60, 1_000).text());
+
+        assertThat(contention.ring().heardGrant()).as("the next grant is kept for the waiter").isEqualTo(60L);
+        assertThat(contention.wakeUps().count()).as("the waiter, awake, is told to ask").isEqualTo(wakeUps + 1);
+    }
+
     @Test
     void aWaiterThatIsNotAsleepIsWokenToAskInstead() {
         contention.join("manager-a:1", 30_000, "worker", this::attempt);

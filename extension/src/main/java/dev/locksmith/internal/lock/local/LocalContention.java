@@ -147,12 +147,20 @@ public final class LocalContention {
 
     /**
      * Says that {@code me}, handed the lock ({@link Turn#HANDED}), recorded its hold, or failed
-     * to: the next waiter of the line, first now, finds that hold instead of asking Redis.
+     * to: the next waiter of the line, first now, finds that hold instead of asking Redis. A
+     * grant refused before {@code me} took it sends {@code me} back to the front instead
+     * ({@code WaiterLine#handOverRefused}), to ask Redis, where offers to this process find it.
+     *
+     * @param taken false when {@code me} holds nothing: its grant was refused
      */
-    public void handOverTaken(HandOver me) {
+    public void handOverTaken(HandOver me, boolean taken) {
         mutex.lock();
         try {
-            line.taken(me);
+            if (taken) {
+                line.taken(me);
+            } else {
+                line.handOverRefused(me);
+            }
         } finally {
             mutex.unlock();
         }

@@ -169,6 +169,19 @@ final class WaiterLine {
     }
 
     /**
+     * {@code me} was handed a grant whose confirmation Redis refused, or did not answer, before it
+     * took it: it goes back to the front, where offers to this process find it, and asks Redis.
+     */
+    void handOverRefused(HandOver me) {
+        if (me.state() == HandOver.State.TAKING) {
+            me.moveTo(HandOver.State.WAITING);
+        }
+        if (!line.contains(me)) {
+            line.addFirst(me);
+        }
+    }
+
+    /**
      * Takes {@code me} out of the line for good, settled first if a hand-over to it is under way.
      *
      * @return true when it was handed the lock and did not collect it: the caller gives the hold back
