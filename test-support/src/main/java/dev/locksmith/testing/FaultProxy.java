@@ -131,7 +131,12 @@ public final class FaultProxy implements AutoCloseable {
      * What one fault does to the command or push it picks.
      */
     public enum Kind {
-        /** An error line in place of the reply; the command is not forwarded. */
+        /**
+         * An error line in place of the reply; the command is not forwarded. With a hold, the
+         * error (and every reply after it on that connection) is held: commands the client
+         * sends meanwhile still reach Redis, so a client's retry of the failed command runs
+         * after them.
+         */
         ERROR_REPLY,
         /** The command is forwarded; its reply, and every later one on that connection, is held. */
         NO_ANSWER,
@@ -150,7 +155,8 @@ public final class FaultProxy implements AutoCloseable {
      * @param occurrence which entry of that signature, from 1, counted from {@link #arm}
      * @param kind       what it does
      * @param errorLine  for {@link Kind#ERROR_REPLY}, the error without its leading {@code -}; else null
-     * @param hold       for {@link Kind#NO_ANSWER}, how long the reply is held; else null
+     * @param hold       for {@link Kind#NO_ANSWER}, how long the reply is held; for {@link
+     *                   Kind#ERROR_REPLY}, how long the error is held, or null for not at all; else null
      */
     public record Fault(String signature, int occurrence, Kind kind, String errorLine, Duration hold) {
         /**
@@ -169,11 +175,22 @@ public final class FaultProxy implements AutoCloseable {
             if (kind == Kind.NO_ANSWER && (hold == null || hold.isNegative())) {
                 throw new IllegalArgumentException("no answer needs a hold of zero or more, not " + hold);
             }
+            if (kind == Kind.ERROR_REPLY && hold != null && hold.isNegative()) {
+                throw new IllegalArgumentException("an error reply is held for zero or more, not " + hold);
+            }
         }
 
         /** @return a fault answering the entry with {@code errorLine} (such as {@link FaultProxy#BUSY}) */
         public static Fault errorReply(String signature, int occurrence, String errorLine) {
             return new Fault(signature, occurrence, Kind.ERROR_REPLY, errorLine, null);
+        }
+
+        /**
+         * @return a fault answering the entry with {@code errorLine} after {@code hold}, holding the
+         *         replies after it too, while the commands sent meanwhile reach Redis
+         */
+        public static Fault heldErrorReply(String signature, int occurrence, String errorLine, Duration hold) {
+            return new Fault(signature, occurrence, Kind.ERROR_REPLY, errorLine, Objects.requireNonNull(hold, "hold"));
         }
 
         /** @return a fault holding the entry's reply, and those after it, for {@code hold} */
@@ -516,8 +533,8 @@ public final class FaultProxy implements AutoCloseable {
             this.dropAndClose = dropAndClose;
         }
 
-        static Slot ready(byte[] frame) {
-            Slot slot = new Slot(1, null, 0, false);
+        static Slot ready(byte[] frame, long releaseAt) {
+            Slot slot = new Slot(1, null, releaseAt, false);
             slot.frames.add(frame);
             slot.complete = true;
             return slot;
@@ -576,7 +593,8 @@ public final class FaultProxy implements AutoCloseable {
                     Fault fault = record(id, signature, false);
                     Kind kind = fault == null ? null : fault.kind();
                     if (kind == Kind.ERROR_REPLY) {
-                        enqueue(Slot.ready(("-" + fault.errorLine() + "\r\n").getBytes(StandardCharsets.UTF_8)));
+                        enqueue(Slot.ready(("-" + fault.errorLine() + "\r\n").getBytes(StandardCharsets.UTF_8),
+                                fault.hold() == null ? 0 : System.nanoTime() + fault.hold().toNanos()));
                         continue;
                     }
                     if (kind == Kind.DROP_BEFORE) {
@@ -639,7 +657,7 @@ public final class FaultProxy implements AutoCloseable {
 
         /** A push goes right after what Redis sent before it: before the first slot still unanswered. */
         private synchronized void enqueuePush(byte[] frame) {
-            insertBeforeFirstIncomplete(Slot.ready(frame));
+            insertBeforeFirstIncomplete(Slot.ready(frame, 0));
         }
 
         private void insertBeforeFirstIncomplete(Slot ready) {
@@ -669,7 +687,7 @@ public final class FaultProxy implements AutoCloseable {
                 }
                 break;
             }
-            insertBeforeFirstIncomplete(Slot.ready(frame.raw()));
+            insertBeforeFirstIncomplete(Slot.ready(frame.raw(), 0));
         }
 
         private void deliver() {

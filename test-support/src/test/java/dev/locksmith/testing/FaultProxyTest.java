@@ -11,8 +11,10 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.Socket;
@@ -88,6 +90,27 @@ class FaultProxyTest {
             Await.until("the held replies delivered and the connection in step again", Duration.ofSeconds(5),
                     () -> answered(commands.incrby("after-" + System.nanoTime(), 3)) == 3L, redis::describe);
         }
+    }
+
+    @Test
+    void aHeldErrorReplyLetsTheCommandsSentMeanwhileReachRedisAndHoldsTheirReplies() throws Exception {
+        proxy.arm(FaultProxy.Fault.heldErrorReply("INCR", 1, FaultProxy.NOSCRIPT, Duration.ofSeconds(2)));
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
+            socket.setSoTimeout(5_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(resp("INCR", "refused"));
+            out.write(resp("INCRBY", "behind", "7"));
+            out.flush();
+            InputStream in = socket.getInputStream();
+
+            Await.until("the command sent after the refused one ran in Redis", Duration.ofSeconds(5),
+                    () -> "7".equals(redis.command("GET", "behind")), redis::describe);
+            assertThat(in.available()).as("the error, and the reply behind it, are still held").isZero();
+            BufferedReader replies = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+            assertThat(replies.readLine()).isEqualTo("-" + FaultProxy.NOSCRIPT);
+            assertThat(replies.readLine()).isEqualTo(":7");
+        }
+        assertThat(redis.command("GET", "refused")).as("the refused command never reached Redis").isNull();
     }
 
     @Test
