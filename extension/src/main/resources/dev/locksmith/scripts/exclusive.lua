@@ -115,8 +115,10 @@ end
 -- current: the lock's value; released: what this request answers when it releases the lock ('0'
 -- or '1')
 -- returns nil when this request releases the lock now, else the answer to give
-local function begin_release(current, released)
-    if not owned_by(current, ARGV[1]) then
+-- granted: true when the value is not the owner's hold but a grant this owner holds on its word
+-- (see release)
+local function begin_release(current, released, granted)
+    if not granted and not owned_by(current, ARGV[1]) then
         return answered_before(KEYS[3], ARGV[4]) or -1
     end
     record_answer(KEYS[3], ARGV[4], released, ARGV[2])
@@ -146,17 +148,26 @@ end
 -- ARGV[8] patience: how long nobody but the process offered to may pass the grant on, ms: the
 --     releaser's command timeout, after which its watch passes an untaken grant on
 -- ARGV[9] fence-life: the fencing counter's lifetime, ms
+-- ARGV[10] grant: the fencing token of the grant to the owner's process that the owner holds on
+--     its word, still unconfirmed, or '': its release is sent without waiting for take-grant's
+--     answer, and can run before take-grant (one answered NOSCRIPT is sent again). Such a grant
+--     is released as the owner's hold, and the late take-grant finds it gone.
 -- returns 0 when released, 1 when released and offered to another process, -1 when the owner
 -- held nothing (lost)
 function ops.release()
     local current = redis.call('get', KEYS[1])
     local mark, token, ring = string.sub(current or '', 1, 1), nil, ''
-    if current and not without_ring(current) then
-        local _
-        _, _, token, _, _, ring = exclusive_fields(current)
+    local granted = false
+    if current and (mark == 'r' or not without_ring(current)) then
+        local _, holder, thread
+        _, holder, token, _, _, ring, thread = exclusive_fields(current)
+        granted = mark == 'r' and ARGV[10] ~= '' and holder == manager_of(ARGV[1]) and grant_of(thread) == ARGV[10]
+    end
+    if granted then
+        token = ARGV[10] -- the offer names the hold that ends: the grantee's
     end
     local offers = ARGV[5] ~= '' and ring ~= nil and ring ~= ''
-    local answer = begin_release(current, offers and '1' or '0')
+    local answer = begin_release(current, offers and '1' or '0', granted)
     if answer then
         return answer
     end

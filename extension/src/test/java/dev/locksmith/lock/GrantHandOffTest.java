@@ -7,6 +7,7 @@ import dev.locksmith.DistributedLock;
 import dev.locksmith.LockLostException;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
+import dev.locksmith.internal.manager.DefaultLockManager;
 import dev.locksmith.internal.store.ScriptLabels;
 import dev.locksmith.testing.Await;
 import dev.locksmith.testing.FaultProxy;
@@ -89,6 +90,101 @@ class GrantHandOffTest {
                     .as("B released after the confirmation").containsSubsequence("EVALSHA take-grant", "EVALSHA release");
         }
         assertNothingLeft();
+    }
+
+    /**
+     * B's thread releases at once, while the answer to its confirmation is still held back: the
+     * release goes out without waiting for it, behind it on B's connection, so Redis runs the
+     * confirmation, then the release, and C (second in the ring) holds the lock before B's
+     * answers arrive. B's {@code unlock()} then returns as usual.
+     */
+    @Test
+    void aReleaseSentBeforeTheConfirmationIsAnsweredPassesTheLockOn() throws Exception {
+        try (FaultProxy proxy = FaultProxy.inFrontOf(redis.node(), SCRIPT_LABELS::get, channel -> channel);
+             LockManager a = manager(redis.uri());
+             LockManager b = manager(proxy.uri());
+             LockManager c = manager(redis.uri())) {
+            Waiters waiters = bFirstThenC(a, b, c, "outrun");
+            proxy.clearTrace();
+            proxy.arm(Fault.noAnswer("EVALSHA take-grant", 1, HELD_BACK));
+            long releasedAt = System.nanoTime();
+            waiters.held().unlock();
+
+            waiters.cHolds().get(10, TimeUnit.SECONDS);
+            assertThat(Duration.ofNanos(System.nanoTime() - releasedAt)).as("C held before B's answers came")
+                    .isLessThan(HELD_BACK);
+            assertThat(waiters.bDone()).as("B's unlock() waits for its answers").isNotDone();
+            waiters.bDone().get(10, TimeUnit.SECONDS);
+            // (Its watch of the offer may check it once, answered late as it was.)
+            assertThat(commandsOf(proxy)).as("what B sent for its hold: the confirmation, then the release")
+                    .filteredOn(command -> command.endsWith(" take-grant") || command.endsWith(" release"))
+                    .containsExactly("EVALSHA take-grant", "EVALSHA release");
+            assertThat(leasesLost(b)).as("holds B lost").isZero();
+        }
+        assertNothingLeft();
+    }
+
+    /**
+     * Redis answers B's confirmation {@code NOSCRIPT} (its script cache was flushed, say), and that
+     * answer comes only after B's release reached Redis: B's client sends the confirmation again
+     * after the release, so Redis runs the release first. Redis takes it from B all the same (it
+     * names B's grant), C holds the lock, and the late confirmation changes nothing: no hold is
+     * lost, nothing stays locked.
+     */
+    @Test
+    void aReleaseThatRedisRunsBeforeTheConfirmationStillEndsTheHold() throws Exception {
+        try (FaultProxy proxy = FaultProxy.inFrontOf(redis.node(), SCRIPT_LABELS::get, channel -> channel);
+             LockManager a = manager(redis.uri());
+             LockManager b = manager(proxy.uri());
+             LockManager c = manager(redis.uri())) {
+            Waiters waiters = bFirstThenC(a, b, c, "reordered");
+            proxy.clearTrace();
+            proxy.arm(Fault.heldErrorReply("EVALSHA take-grant", 1, FaultProxy.NOSCRIPT, HELD_BACK));
+            waiters.held().unlock();
+
+            waiters.cHolds().get(10, TimeUnit.SECONDS);
+            assertThat(commandsOf(proxy)).as("B's release reached Redis before its confirmation was sent again")
+                    .containsSubsequence("EVALSHA take-grant", "EVALSHA release").doesNotContain("EVAL take-grant");
+            waiters.bDone().get(10, TimeUnit.SECONDS);
+            Await.until("B sent its confirmation again, after the release", Duration.ofSeconds(5),
+                    () -> commandsOf(proxy).contains("EVAL take-grant"));
+            assertThat(commandsOf(proxy)).containsSubsequence("EVALSHA take-grant", "EVALSHA release", "EVAL take-grant");
+            assertThat(leasesLost(b)).as("holds B lost").isZero();
+        }
+        assertNothingLeft();
+    }
+
+    /** A's hold, B's thread waiting first in the ring (it releases as soon as it holds), C's second. */
+    private record Waiters(DistributedLock held, CompletableFuture<Void> bDone, CompletableFuture<Long> cHolds) {
+    }
+
+    /**
+     * A takes the lock; B's thread waits for it first in the ring, then C's second. Each releases
+     * as soon as it holds the lock; C's future completes with its token once it held it.
+     */
+    private Waiters bFirstThenC(LockManager a, LockManager b, LockManager c, String name) {
+        DistributedLock held = a.getLock(name);
+        held.lock();
+        CompletableFuture<Void> bDone = CompletableFuture.runAsync(() -> lockAndUnlock(b.getLock(name)), threadOfB);
+        awaitRingOf(name);
+        CompletableFuture<Long> cHolds = CompletableFuture.supplyAsync(() -> lockAndUnlock(c.getLock(name)), threadOfC);
+        Await.until("C waits second in the ring", Duration.ofSeconds(10),
+                () -> String.valueOf(redis.node().command("GET", "locksmith:{" + name + "}"))
+                        .matches("(?s).*\\|,[^,]+,[^,]+,\\|.*"));
+        return new Waiters(held, bDone, cHolds);
+    }
+
+    private static long lockAndUnlock(DistributedLock lock) {
+        lock.lock();
+        try {
+            return lock.fencingToken();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static long leasesLost(LockManager manager) {
+        return ((DefaultLockManager) manager).statistics().leasesLost();
     }
 
     /**

@@ -210,9 +210,10 @@ public final class Hold {
     }
 
     /**
-     * Makes everything this process sends for the hold wait for {@code settled}: a grant trusted on
-     * hearing it, whose confirmation is under way. A command sent before it was answered could
-     * overtake it (a confirmation retried after {@code NOSCRIPT}) and find the hold missing.
+     * Makes everything this process sends for the hold but its last release wait for {@code
+     * settled}: a grant trusted on hearing it, whose confirmation is under way. A command sent
+     * before it was answered could overtake it (a confirmation retried after {@code NOSCRIPT})
+     * and find the hold missing; the last release names the grant, and Redis takes it either way.
      *
      * @param settled completes once the confirmation was answered, or failed
      */

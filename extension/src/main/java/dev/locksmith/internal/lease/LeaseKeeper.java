@@ -277,11 +277,19 @@ public final class LeaseKeeper implements AutoCloseable {
      * Redis did not confirm a grant that a thread held on its word: the hold is lost, as one whose
      * lease ran out.
      *
+     * A hold whose release was sent meanwhile is left to that release: it went out behind the
+     * confirmation, Redis takes it from the grantee whether the confirmation ran or not, and its
+     * answer says whether the hold was lost.
+     *
      * @param failure why no answer came, or null when Redis answered that the grant was gone
+     * @return whether the hold was lost here: false when its release answers for it
      */
-    public void grantRefused(Hold hold, String why, Throwable failure) {
-        // Even once its release was sent: Redis ran the confirmation before that release.
+    public boolean grantRefused(Hold hold, String why, Throwable failure) {
+        if (hold.isReleasing()) {
+            return false;
+        }
         lose(hold, why, failure);
+        return true;
     }
 
     /**

@@ -56,7 +56,7 @@ final class HoldGrant {
      * or when it comes, settles the hold: held on for a whole lease from {@code heardAt}, or lost
      * when the grant was passed on before it came (this process was frozen or cut off for the
      * grant's patience), or when no answer came (the hold is then dropped, as it may have been
-     * confirmed after all). Until then the hold sends nothing ({@link Hold#confirmation()}).
+     * confirmed after all). Until then the hold sends nothing but its last release ({@link Hold#confirmation()}).
      *
      * @param heardAt      when the grant was heard and its confirmation sent, on the lease keeper's clock
      * @param confirmation the pending answer of {@code take-grant}
@@ -122,8 +122,7 @@ final class HoldGrant {
         } else if (why == null) {
             context.leases().grantRefused(hold, "the grant it was heard in was passed on before Redis confirmed it"
                     + " (this process did not answer within the grant's patience)", null);
-        } else {
-            context.leases().grantRefused(hold, "Redis did not confirm the grant it was heard in", why);
+        } else if (context.leases().grantRefused(hold, "Redis did not confirm the grant it was heard in", why)) {
             dropNow();
         }
     }

@@ -119,6 +119,39 @@ class GrantScriptTest {
     }
 
     /**
+     * The grantee's release runs before its take-grant (one answered NOSCRIPT is sent again): it
+     * ends the grant as its hold, offering the lock on with its token; the late take-grant finds
+     * the grant gone and writes nothing. Only the grantee's owner, with the grant's token, may.
+     */
+    @Test
+    void aReleaseThatOutrunsItsTakeGrantEndsTheGrantAsTheGranteesHold() throws Exception {
+        OfferMessage grant = grantToSecond();
+        String granted = scripts.redis().get(keys.lock());
+
+        assertThat(scripts.release(keys, THIRD, "3", onItsWord(grant.grant()))).as("another process").isEqualTo(-1);
+        assertThat(scripts.release(keys, SECOND, "4", onItsWord(grant.grant() - 1))).as("another grant")
+                .isEqualTo(-1);
+        assertThat(scripts.release(keys, SECOND, "5", onItsWord(RingRelease.CONFIRMED)))
+                .as("a release that does not say it holds the grant on its word").isEqualTo(-1);
+        assertThat(scripts.redis().get(keys.lock())).as("still granted").isEqualTo(granted);
+
+        assertThat(scripts.release(keys, SECOND, "6", onItsWord(grant.grant()))).as("offered on").isOne();
+        OfferMessage passed = OfferMessage.parse(heard.poll(5, TimeUnit.SECONDS)).orElseThrow();
+        assertThat(passed.token()).as("the offer names the hold that ended").isEqualTo(grant.grant());
+        assertThat(passed.grant()).isGreaterThan(grant.grant());
+        assertThat(scripts.release(keys, SECOND, "6", onItsWord(grant.grant()))).as("a copy answers alike").isOne();
+        String passedOn = scripts.redis().get(keys.lock());
+        assertThat(passedOn).startsWith("rthird-process:|" + grant.grant() + "|0|");
+
+        assertThat(scripts.takeGrant(keys, SECOND, grant.grant()).get(0)).as("the late take-grant").isZero();
+        assertThat(scripts.redis().get(keys.lock())).as("changed nothing").isEqualTo(passedOn);
+    }
+
+    private static RingRelease onItsWord(long grant) {
+        return new RingRelease(true, 30_000, false, PATIENCE, 60_000, grant);
+    }
+
+    /**
      * A thread of the process granted asks while no thread there holds the grant on its word (its
      * process says so with 'g'): it takes the lock, as it would a free one.
      */
@@ -165,7 +198,7 @@ class GrantScriptTest {
         List<Long> joined = scripts.acquire(keys, SECOND, true);
         assertThat(joined).as("busy, in the ring, with the token the attempt spent").hasSize(4);
         scripts.acquire(keys, THIRD, true);
-        assertThat(scripts.release(keys, FIRST, "1", new RingRelease(true, 30_000, false, PATIENCE, 60_000))).isOne();
+        assertThat(scripts.release(keys, FIRST, "1", new RingRelease(true, 30_000, false, PATIENCE, 60_000, RingRelease.CONFIRMED))).isOne();
         OfferMessage grant = OfferMessage.parse(heard.poll(5, TimeUnit.SECONDS)).orElseThrow();
         assertThat(grant.patienceMillis()).isEqualTo(PATIENCE);
         assertThat(grant.grant()).as("newer than every attempt that found the lock another's").isGreaterThan(joined.get(3));

@@ -36,9 +36,9 @@ class RingScriptTest {
     private static final String FIRST_OTHER_THREAD = "first-process:2";
     private static final String SECOND = "second-process:1";
     private static final String THIRD = "third-process:1";
-    private static final RingRelease OFFER_AND_STAY = new RingRelease(true, 30_000, true, 1_000, 60_000);
+    private static final RingRelease OFFER_AND_STAY = new RingRelease(true, 30_000, true, 1_000, 60_000, RingRelease.CONFIRMED);
     // A grant of no patience: passing it on needs no wait (GrantScriptTest tests the patience).
-    private static final RingRelease OFFER = new RingRelease(true, 30_000, false, 0, 60_000);
+    private static final RingRelease OFFER = new RingRelease(true, 30_000, false, 0, 60_000, RingRelease.CONFIRMED);
 
     @RegisterExtension
     static final RedisServerExtension redis = new RedisServerExtension();
@@ -168,7 +168,7 @@ class RingScriptTest {
         listenTo(keys.channel(), keys.address("second-process"));
         long token = acquire(FIRST, true).get(1);
         acquire(SECOND, true);
-        scripts.release(keys, FIRST, "1", new RingRelease(true, 30_000, false, 60_000, 60_000));
+        scripts.release(keys, FIRST, "1", new RingRelease(true, 30_000, false, 60_000, 60_000, RingRelease.CONFIRMED));
         assertThat(heardBy("second-process").token()).isEqualTo(token);
 
         assertThat(scripts.passOffer(keys, Long.toString(token), "0", "second-process:"))

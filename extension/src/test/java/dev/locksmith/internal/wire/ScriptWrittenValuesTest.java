@@ -103,7 +103,7 @@ class ScriptWrittenValuesTest {
                     .key("latch", keys.latch(OWNER)).key("fence", keys.fence()).arg("owner", OWNER)
                     .arg("latch-life", 5000).arg("publish", "publish").arg("request", "1").arg("reserve", 30_000)
                     .flag("stay-in-ring", false).arg("now", now).arg("patience", 1_000).arg("fence-life", 60_000)
-                    .integer())).as("offered").isOne();
+                    .arg("grant", "").integer())).as("offered").isOne();
 
             ExclusiveValue offer = stored().orElseThrow();
             assertThat(offer).isEqualTo(new ExclusiveValue(Mark.OFFERED, "second-process:", token, 0,

@@ -41,7 +41,9 @@ public class ExclusiveKind extends LockKind {
                 .arg("reserve", offer.offers() ? Long.toString(offer.reserveMillis()) : "")
                 .flag("stay-in-ring", offer.staysInRing()).arg("now", System.currentTimeMillis())
                 .arg("patience", offer.patienceMillis())
-                .arg("fence-life", offer.counterLifetimeMillis()).integer();
+                .arg("fence-life", offer.counterLifetimeMillis())
+                .arg("grant", offer.grantOnItsWord() == RingRelease.CONFIRMED ? "" : Long.toString(offer.grantOnItsWord()))
+                .integer();
     }
 
     @Override

@@ -14,9 +14,14 @@ package dev.locksmith.internal.lock.kind;
  * @param patienceMillis how long nobody but the process granted the reentrant lock passes the
  *                      grant on: the releaser's command timeout, after which its watch does
  * @param counterLifetimeMillis the fencing counter's lifetime, should the grant's token find it gone
+ * @param grantOnItsWord the fencing token of the grant the released hold was trusted on while
+ *                      its confirmation is still under way (Redis then takes the release from the
+ *                      grantee as well), or {@link #CONFIRMED}
  */
 public record RingRelease(boolean offers, long reserveMillis, boolean staysInRing, long patienceMillis,
-                          long counterLifetimeMillis) {
+                          long counterLifetimeMillis, long grantOnItsWord) {
+    /** {@link #grantOnItsWord()} of a hold that Redis confirmed. */
+    public static final long CONFIRMED = -1;
     /** A release that offers the lock to nobody: every waiter that asked is woken. */
-    public static final RingRelease NONE = new RingRelease(false, 0, false, 0, 0);
+    public static final RingRelease NONE = new RingRelease(false, 0, false, 0, 0, CONFIRMED);
 }
