@@ -161,7 +161,8 @@ function ops.release()
     if current and (mark == 'r' or not without_ring(current)) then
         local _, holder, thread
         _, holder, token, _, _, ring, thread = exclusive_fields(current)
-        granted = mark == 'r' and ARGV[10] ~= '' and holder == manager_of(ARGV[1]) and grant_of(thread) == ARGV[10]
+        granted = mark == 'r' and thread ~= nil and (ARGV[10] or '') ~= '' and grant_of(thread) == ARGV[10]
+            and holder == manager_of(ARGV[1])
     end
     if granted then
         token = ARGV[10] -- the offer names the hold that ends: the grantee's
