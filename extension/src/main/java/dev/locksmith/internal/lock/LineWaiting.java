@@ -61,19 +61,11 @@ final class LineWaiting implements WaitStrategy {
         Turn turn = contention.awaitTurn(me, deadline, waiting);
         while (true) {
             if (turn == Turn.HANDED) {
-                Hold handed = null;
                 try {
-                    handed = acquisition.grantHandOver(me);
+                    return acquisition.grantHandOver(me);
                 } finally {
-                    contention.handOverTaken(me, handed != null);
+                    contention.handOverTaken(me);
                 }
-                if (handed != null) {
-                    return handed;
-                }
-                // A grant whose confirmation Redis refused before this waiter took it: back to the front, and ask Redis.
-                woken = true;
-                turn = Turn.ASK;
-                continue;
             }
             if (turn == Turn.TIMED_OUT) {
                 return attempts.endOfWait();
