@@ -109,11 +109,9 @@ final class CycleLoop {
         if (handOffs == null) {
             return exclusive -> (probe.enter(lockIndex, exclusive) ? 1 : 0) + (probe.leave(lockIndex, exclusive) ? 1 : 0);
         }
-        long countedFrom = window.measureFrom() * 1_000_000L;
-        long countedUntil = window.measureUntil() * 1_000_000L;
         return exclusive -> {
             long acquired = HandOffProbe.now();
-            handOffs.acquired(manager, acquired, acquired >= countedFrom && acquired < countedUntil);
+            handOffs.acquired(manager, acquired, counted(window, acquired));
             int violations = (probe.enter(lockIndex, exclusive) ? 1 : 0) + (probe.leave(lockIndex, exclusive) ? 1 : 0);
             stamp.at = handOffs.releasing(manager);
             return violations;
@@ -125,14 +123,20 @@ final class CycleLoop {
      *         returned, how long it took since the stamp {@link #inside} wrote before it
      */
     private CycleLock timedRelease(CycleLock lock, ReleaseStamp stamp, Window window) {
-        long countedFrom = window.measureFrom() * 1_000_000L;
-        long countedUntil = window.measureUntil() * 1_000_000L;
         return inside -> {
             int violations = lock.cycle(inside);
             long released = HandOffProbe.now();
-            handOffs.released(stamp.at, released, released >= countedFrom && released < countedUntil);
+            handOffs.released(stamp.at, released, counted(window, released));
             return violations;
         };
+    }
+
+    /**
+     * @param nanos a time on {@link HandOffProbe#now()}'s clock
+     * @return whether it falls in the window's counted part
+     */
+    private static boolean counted(Window window, long nanos) {
+        return nanos >= window.measureFrom() * 1_000_000L && nanos < window.measureUntil() * 1_000_000L;
     }
 
     /** One thread's last release stamp, from just before its {@code unlock()} to just after it. */
