@@ -107,6 +107,16 @@ local function rw_state(hash, now)
     return state
 end
 
+-- Deletes the read/write hash once nobody holds the lock, waits to write, or is offered it: a ring
+-- or a wake-up flag left alone would keep the hash for a lease after everyone went (the callers
+-- woke everyone to ask, and whoever still wants the lock joins afresh). Lapsed entries go too.
+local function drop_when_idle(hash)
+    local state = rw_state(hash, now_ms())
+    if state.writer == nil and state.readers == 0 and state.waiting == 0 and not state.offer then
+        redis.call('del', hash)
+    end
+end
+
 -- Grants the hold. A writer that takes the offer to its process empties the offer in the same
 -- HSET (x = '' until the release: the offer was taken), which saves a command on every hand-off.
 local function rw_grant(hash, field, owner, lease, now, state, waited, takes_offer)
@@ -288,7 +298,8 @@ ops['release-write'] = function() return rw_release(false) end
 
 -- rw-pass-offer: pass-offer for the write side of the read/write lock: an offer its process did
 -- not take moves on to the next process of the ring that listens, and the writer marks of the
--- process passed over go (readers no longer wait for it); with nobody left, everyone is woken.
+-- process passed over go (readers no longer wait for it); with nobody left, or withdrawn, the
+-- offer and the ring go, the hash too when nobody holds or waits, and everyone is woken.
 -- The offer passed on records when (ARGV[7], the sender's clock).
 -- KEYS[1] lock: the read/write hash
 -- KEYS[2] channel: the release channel
@@ -314,26 +325,27 @@ ops['rw-pass-offer'] = function()
         return tonumber(number)
     end
     local next_number = tonumber(number) + 1
-    local taker, rest = nil, redis.call('hget', KEYS[1], 'o') or ''
+    local taker, rest = nil, ''
     if ARGV[8] ~= '1' then
         local gone
-        taker, rest, gone = offer_to_ring(KEYS[2], ARGV[4], rest, offer_message(token, next_number), target)
+        taker, rest, gone = offer_to_ring(KEYS[2], ARGV[4], redis.call('hget', KEYS[1], 'o') or '',
+            offer_message(token, next_number), target)
         table.insert(gone, target)
         drop_writer_marks(KEYS[1], gone)
     end
     if taker then
         redis.call('hset', KEYS[1], 'x', write_offer_value(taker, token, next_number, ARGV[7] or ''))
-    else
-        redis.call('hdel', KEYS[1], 'x')
-    end
-    if rest ~= '' then
-        redis.call('hset', KEYS[1], 'o', rest)
-    else
-        redis.call('hdel', KEYS[1], 'o')
-    end
-    if taker then
+        if rest ~= '' then
+            redis.call('hset', KEYS[1], 'o', rest)
+        else
+            redis.call('hdel', KEYS[1], 'o')
+        end
         return next_number
     end
+    -- Withdrawn, or nobody left who listens: as the reentrant lock's pass-offer, the ring goes
+    -- with the offer and everyone is woken to ask.
+    redis.call('hdel', KEYS[1], 'x', 'o')
+    drop_when_idle(KEYS[1])
     wake(ARGV[4], KEYS[2], '*')
     return -1
 end
@@ -348,9 +360,7 @@ ops['give-up-write'] = function()
     if redis.call('hdel', KEYS[1], 'q:' .. ARGV[1]) == 0 then
         return 0
     end
-    if redis.call('hlen', KEYS[1]) <= 1 and redis.call('hexists', KEYS[1], 'f') == 1 then
-        redis.call('del', KEYS[1])
-    end
+    drop_when_idle(KEYS[1])
     wake(ARGV[2], KEYS[2], '*')
     return 1
 end

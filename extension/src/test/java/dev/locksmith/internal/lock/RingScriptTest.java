@@ -1,13 +1,13 @@
 package dev.locksmith.internal.lock;
 
-import dev.locksmith.internal.lock.kind.LockKeys;
-import dev.locksmith.internal.lock.kind.RingRelease;
-import dev.locksmith.internal.wire.OfferMessage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locksmith.LockInfo;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
+import dev.locksmith.internal.lock.kind.LockKeys;
+import dev.locksmith.internal.lock.kind.ReadWriteKind;
+import dev.locksmith.internal.lock.kind.RingRelease;
 import dev.locksmith.internal.wire.OfferMessage;
 import dev.locksmith.testing.RedisServerExtension;
 import io.lettuce.core.RedisClient;
@@ -186,6 +186,56 @@ class RingScriptTest {
         assertThat(acquire(SECOND, true).get(0)).as("whoever asks first takes it").isOne();
         assertThat(scripts.withdrawOffer(keys, Long.toString(token))).as("a held lock is left alone").isEqualTo(-1L);
         assertThat(value()).startsWith("-" + SECOND + "|");
+    }
+
+    /**
+     * The write lock's ring can name processes that no longer wait but still listen (their writers
+     * got the lock by asking, or gave up): the last of a busy lock's holders closes while its offer
+     * to one of them stands. The withdrawal takes the ring with the offer, as the reentrant lock's
+     * does, so nothing is left for a lease.
+     */
+    @Test
+    void aWithdrawnWriteOfferTakesTheRingWithItAndLeavesNothingWhenNobodyWaits() throws Exception {
+        LockKeys shelf = LockKeys.of("locksmith:", "shelf").readWrite();
+        listenTo(shelf.channel(), shelf.address("second-process"), shelf.address("third-process"));
+        long token = scripts.acquire(ReadWriteKind.WRITE, shelf, FIRST, true).get(1);
+        assertThat(scripts.acquire(ReadWriteKind.WRITE, shelf, SECOND, true).get(2)).as("in the ring").isOne();
+        assertThat(scripts.acquire(ReadWriteKind.WRITE, shelf, THIRD, true).get(2)).as("in the ring").isOne();
+        assertThat(scripts.giveUp(ReadWriteKind.WRITE, shelf, SECOND)).as("stopped waiting").isOne();
+        assertThat(scripts.giveUp(ReadWriteKind.WRITE, shelf, THIRD)).as("stopped waiting").isOne();
+        assertThat(List.of(heard.poll(5, TimeUnit.SECONDS), heard.poll(5, TimeUnit.SECONDS)))
+                .as("each give-up wakes everyone").allMatch(message -> message.endsWith(" *"));
+        assertThat(scripts.release(ReadWriteKind.WRITE, shelf, FIRST, "1", OFFER)).as("offered").isOne();
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("second-process: " + new OfferMessage(token, 0).text());
+        assertThat(scripts.redis().hget(shelf.lock(), "o")).as("the ring behind the offer").isEqualTo(",third-process:,");
+
+        assertThat(scripts.withdrawOffer(shelf, Long.toString(token))).as("withdrawn").isEqualTo(-1L);
+
+        assertThat(scripts.redis().hgetall(shelf.lock())).as("nothing left").isEmpty();
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).as("everyone may ask").endsWith(" *");
+    }
+
+    /**
+     * A write offer passed on to nobody (the processes of the ring stopped listening) leaves no
+     * wake-up flag or lapsed mark behind either.
+     */
+    @Test
+    void aWriteOfferPassedOnToNobodyLeavesNothingWhenNobodyWaits() throws Exception {
+        LockKeys shelf = LockKeys.of("locksmith:", "shelf").readWrite();
+        listenTo(shelf.channel(), shelf.address("second-process"));
+        long token = scripts.acquire(ReadWriteKind.WRITE, shelf, FIRST, true).get(1);
+        scripts.acquire(ReadWriteKind.WRITE, shelf, SECOND, true);
+        assertThat(scripts.release(ReadWriteKind.WRITE, shelf, FIRST, "1", OFFER)).as("offered").isOne();
+        assertThat(scripts.acquire(ReadWriteKind.READ, shelf, THIRD, false).get(0)).as("a reader waits behind the offer")
+                .isZero();
+        assertThat(scripts.redis().hexists(shelf.lock(), "f")).as("the reader asked to be woken").isTrue();
+        assertThat(scripts.giveUp(ReadWriteKind.WRITE, shelf, SECOND)).as("stopped waiting").isOne();
+        assertThat(scripts.redis().hgetall(shelf.lock())).as("the offer still stands").containsKey("x");
+
+        assertThat(scripts.passOffer(shelf, Long.toString(token), "0", "second-process:")).as("declined")
+                .isEqualTo(-1L);
+
+        assertThat(scripts.redis().hgetall(shelf.lock())).as("nothing left").isEmpty();
     }
 
     @Test

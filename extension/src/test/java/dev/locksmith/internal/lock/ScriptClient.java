@@ -4,6 +4,8 @@ import dev.locksmith.internal.lock.kind.AcquireRequest;
 import dev.locksmith.internal.lock.kind.ExclusiveKind;
 import dev.locksmith.internal.lock.kind.FairKind;
 import dev.locksmith.internal.lock.kind.LockKeys;
+import dev.locksmith.internal.lock.kind.LockKind;
+import dev.locksmith.internal.lock.kind.ReadWriteKind;
 import dev.locksmith.internal.lock.kind.RingRelease;
 import dev.locksmith.internal.redis.ScriptCall;
 import dev.locksmith.internal.redis.ScriptRunner;
@@ -41,7 +43,15 @@ final class ScriptClient implements AutoCloseable {
      * @return {1, fencing token} when acquired, {0, ms to wait[, 1 when in the ring]} when not
      */
     List<Long> acquire(LockKeys keys, String owner, boolean joinsRing) throws Exception {
-        return run(ExclusiveKind.INSTANCE.acquisition(keys,
+        return acquire(ExclusiveKind.INSTANCE, keys, owner, joinsRing);
+    }
+
+    /**
+     * @param kind the lock's kind, such as {@link ReadWriteKind#WRITE}
+     * @return as the kind's acquisition script answers
+     */
+    List<Long> acquire(LockKind kind, LockKeys keys, String owner, boolean joinsRing) throws Exception {
+        return run(kind.acquisition(keys,
                 new AcquireRequest(owner, 30_000, System.currentTimeMillis(), "t", 86_400_000, joinsRing)));
     }
 
@@ -56,13 +66,25 @@ final class ScriptClient implements AutoCloseable {
      * @return 0 when released, 1 when offered to a waiting process, -1 when the owner held nothing
      */
     long release(LockKeys keys, String owner, String requestId, RingRelease offer) throws Exception {
-        return run(ExclusiveKind.INSTANCE.release(keys, owner, requestId, 5000, offer));
+        return release(ExclusiveKind.INSTANCE, keys, owner, requestId, offer);
     }
 
     /**
-     * @param keys the reentrant lock's keys ({@code pass-offer}), or the read/write lock's ({@code rw-pass-offer})
-     * @return the number of the offer of that token standing afterwards, or -1 (see {@code pass-offer})
+     * @param kind the lock's kind, such as {@link ReadWriteKind#WRITE}
+     * @return as the kind's release script answers
      */
+    long release(LockKind kind, LockKeys keys, String owner, String requestId, RingRelease offer) throws Exception {
+        return run(kind.release(keys, owner, requestId, 5000, offer));
+    }
+
+    /**
+     * @param kind the lock's kind, such as {@link ReadWriteKind#WRITE}
+     * @return 1 when the owner was waiting, 0 when it was not
+     */
+    long giveUp(LockKind kind, LockKeys keys, String owner) throws Exception {
+        return run(kind.giveUp(keys, owner));
+    }
+
     /**
      * @param keys the reentrant lock's keys, or the read/write lock's
      * @return -1 (see {@code pass-offer}: withdrawn, or none of that token stood)
@@ -71,6 +93,10 @@ final class ScriptClient implements AutoCloseable {
         return run(passOn(keys, token, "", "", true));
     }
 
+    /**
+     * @param keys the reentrant lock's keys ({@code pass-offer}), or the read/write lock's ({@code rw-pass-offer})
+     * @return the number of the offer of that token standing afterwards, or -1 (see {@code pass-offer})
+     */
     long passOffer(LockKeys keys, String token, String number, String target) throws Exception {
         return run(passOn(keys, token, number, target, false));
     }
