@@ -147,9 +147,10 @@ public final class ReleaseChannels {
         for (StatefulRedisPubSubConnection<String, String> connection : connections) {
             subscribe(connection, all).whenComplete((ok, failure) -> {
                 if (failure != null) {
+                    // Forgotten before the warning: a wait that starts once it is logged subscribes again.
+                    forgetConfirmations(all, failure);
                     LOG.log(Level.WARNING, "Renewing " + all.length + " release subscription(s) failed; waiters fall back"
                             + " to the holders' leases, and the next wait of each lock subscribes again: " + failure);
-                    forgetConfirmations(all, failure);
                 }
             });
         }
