@@ -71,6 +71,30 @@ local function offer_message(token, number)
     return 'o2|' .. token .. '|' .. number
 end
 
+-- The one writer of a grant message, which OfferMessage reads in Java: 'o3|<offer token>|<offer
+-- number>|<grant token>|<patience ms>'. A grant is an offer that already carries the taker's
+-- fencing token, and how long after it was made nobody but its process may pass it on: the process
+-- offered to may let its sleeping waiter hold the lock on hearing it, while it confirms it
+-- (take-grant). A process of a version that reads only 'o2' asks Redis instead.
+local function grant_message(token, number, grant, patience)
+    return 'o3|' .. token .. '|' .. number .. '|' .. string.format('%d', grant) .. '|' .. patience
+end
+
+-- The one writer of a grant as the offer's value keeps it, in the field a holder keeps its thread
+-- name in (an offer has none): 'g<grant token>/<pttl ms>', the key's time to live below which its
+-- patience has run out (the reservation it was written with, less the patience).
+local function grant_field(grant, reserve, patience)
+    return 'g' .. string.format('%d', grant) .. '/' .. (tonumber(reserve) - tonumber(patience))
+end
+
+-- The one reader of a grant field (see grant_field): the grant token (a string) and the time to
+-- live below which it may be passed on (a number); nil for an offer without a grant (made by an
+-- older version).
+local function grant_of(field)
+    local grant, passable = string.match(field, '^g(%d+)/(%-?%d+)$')
+    return grant, tonumber(passable)
+end
+
 -- Offers the lock to the first process of the ring that still listens on its own channel
 -- (<release channel>:<manager id>:), skipping and dropping those that do not: PUBLISH answers how
 -- many clients received the offer, and the connection of a process that died is closed. Only the

@@ -7,6 +7,7 @@ import dev.locksmith.LockHolder;
 import dev.locksmith.LockInfo;
 import dev.locksmith.LockManager;
 import dev.locksmith.Locksmith;
+import dev.locksmith.testing.Await;
 import dev.locksmith.testing.LockRing;
 import dev.locksmith.testing.RedisServerExtension;
 import dev.locksmith.testing.StallingProxy;
@@ -88,6 +89,8 @@ class DescribeOfferTest {
             assertThat(offered.isHeld()).isFalse();
             assertOfferedTo(offered, kind, cId, "application frozen", releasedAt, 0);
             cAcquired.get(20, TimeUnit.SECONDS);
+            // C may hold the reentrant lock on hearing its grant, before its confirmation reaches Redis.
+            Await.until("C's take reached Redis", Duration.ofSeconds(10), () -> o.describe(name).offer().isEmpty());
             LockInfo taken = o.describe(name);
             assertThat(taken.offer()).as("taken: no offer stands").isEmpty();
             assertThat(taken.holders()).singleElement().satisfies(holder -> {
@@ -130,6 +133,8 @@ class DescribeOfferTest {
                 assertOfferedTo(o.describe(name), kind, cId, "application frozen", releasedAt, 0);
 
                 dAcquired.get(20, TimeUnit.SECONDS);
+                // D may hold the reentrant lock on hearing its grant, before its confirmation reaches Redis.
+                Await.until("D's take reached Redis", Duration.ofSeconds(10), () -> o.describe(name).offer().isEmpty());
                 LockInfo passedOn = o.describe(name);
                 assertThat(passedOn.offer()).as("passed on to D, who took it: no offer stands").isEmpty();
                 assertThat(passedOn.holders()).singleElement().satisfies(holder -> {
@@ -144,6 +149,7 @@ class DescribeOfferTest {
             ring.awaitContaining(cId);
             unlockIn(threadOfD, lockOf(d, kind, name));
             cAcquired.get(20, TimeUnit.SECONDS);
+            Await.until("C's take reached Redis", Duration.ofSeconds(10), () -> o.describe(name).offer().isEmpty());
             assertThat(o.describe(name).holders()).extracting(LockHolder::owner).singleElement().asString()
                     .startsWith(cId + ":");
             unlockIn(threadOfC, lockOf(c, kind, name));

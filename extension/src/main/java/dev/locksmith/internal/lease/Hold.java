@@ -1,6 +1,7 @@
 package dev.locksmith.internal.lease;
 
 import dev.locksmith.internal.observe.HoldObservation;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -13,6 +14,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * re-entry whose reply was lost cannot leave a count behind that outlives the holder.
  */
 public final class Hold {
+    private static final CompletableFuture<Void> CONFIRMED = CompletableFuture.completedFuture(null);
+
     private final String name;
     private final String description;
     private final HoldKeys keys;
@@ -31,6 +34,7 @@ public final class Hold {
     private volatile long keepUntilNanos;
     private volatile HoldObservation observation = HoldObservation.NONE;
     private final AtomicBoolean observationEnded = new AtomicBoolean();
+    private volatile CompletableFuture<Void> confirmation = CONFIRMED;
 
     /**
      * @param name          the lock's name
@@ -203,6 +207,36 @@ public final class Hold {
      */
     public long heldAtLeastUntilNanos() {
         return lastConfirmedNanos + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+    }
+
+    /**
+     * Makes everything this process sends for the hold but its last release wait for {@code
+     * settled}: a grant trusted on hearing it, whose confirmation is under way. A command sent
+     * before it was answered could overtake it (a confirmation retried after {@code NOSCRIPT})
+     * and find the hold missing; the last release names the grant, and Redis takes it either way.
+     *
+     * @param settled completes once the confirmation was answered, or failed
+     */
+    public void confirmedBy(CompletableFuture<Void> settled) {
+        confirmation = settled;
+    }
+
+    /**
+     * @return completes once Redis confirmed the hold, or failed to; completed for any hold but a
+     *         grant trusted on hearing it ({@link #confirmedBy})
+     */
+    public CompletableFuture<Void> confirmation() {
+        return confirmation;
+    }
+
+    /**
+     * Limits how long this hold is known to last to {@code untilNanos}, until Redis confirms it:
+     * a grant trusted on hearing it, before its confirmation.
+     *
+     * @param untilNanos on the lease keeper's clock
+     */
+    public void heldOnlyUntil(long untilNanos) {
+        lastConfirmedNanos = Math.min(lastConfirmedNanos, untilNanos - TimeUnit.MILLISECONDS.toNanos(leaseMillis));
     }
 
     long lastConfirmedNanos() {

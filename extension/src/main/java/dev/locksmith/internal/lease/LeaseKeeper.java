@@ -173,6 +173,9 @@ public final class LeaseKeeper implements AutoCloseable {
         List<Hold> lost = new ArrayList<>();
         List<Hold> alive = new ArrayList<>();
         for (Hold hold : toConfirm) {
+            if (!hold.confirmation().isDone()) {
+                replies.await(hold.confirmation(), "Confirming the grant of the " + hold.description());
+            }
             (hold.isLost() ? lost : alive).add(hold);
         }
         long sentAt = now();
@@ -190,7 +193,8 @@ public final class LeaseKeeper implements AutoCloseable {
 
     private void tick() {
         try {
-            List<Hold> due = List.copyOf(renewed);
+            // A grant still being confirmed is renewed by its confirmation: a renewal could overtake it.
+            List<Hold> due = renewed.stream().filter(hold -> hold.confirmation().isDone()).toList();
             if (due.isEmpty()) {
                 return;
             }
@@ -261,6 +265,49 @@ public final class LeaseKeeper implements AutoCloseable {
         LOG.log(Level.WARNING, "Renewing " + batch.size() + " lease(s) failed; retrying on the next tick: " + failure);
     }
 
+    /**
+     * Redis confirmed a grant that a thread held on its word ({@code take-grant}): it holds for a
+     * whole lease from {@code sentAtNanos}.
+     */
+    public void grantConfirmed(Hold hold, long sentAtNanos) {
+        hold.confirmedAt(sentAtNanos);
+    }
+
+    /**
+     * Redis did not confirm a grant that a thread held on its word: the hold is lost, as one whose
+     * lease ran out.
+     *
+     * A hold whose release was sent meanwhile is left to that release: it went out behind the
+     * confirmation, Redis takes it from the grantee whether the confirmation ran or not, and its
+     * answer says whether the hold was lost.
+     *
+     * @param failure why no answer came, or null when Redis answered that the grant was gone
+     * @return whether the hold was lost here: false when its release answers for it
+     */
+    public boolean grantRefused(Hold hold, String why, Throwable failure) {
+        if (hold.isReleasing()) {
+            return false;
+        }
+        lose(hold, why, failure);
+        return true;
+    }
+
+    /**
+     * A release sent before a grant's confirmation could run before it (a confirmation Redis
+     * answered {@code NOSCRIPT} is sent again), leaving the lock taken for a lease by a closed manager.
+     */
+    private void awaitConfirmationAtClose(Hold hold) {
+        if (hold.confirmation().isDone()) {
+            return;
+        }
+        try {
+            replies.await(hold.confirmation(), "Confirming the grant of the " + hold.description());
+        } catch (LockException e) {
+            LOG.log(Level.WARNING, "Closing: the confirmation of the " + hold + " did not come; releasing it all the"
+                    + " same, or it expires with its lease", e);
+        }
+    }
+
     private void lose(Hold hold, String why, Throwable failure) {
         if (renewed.remove(hold) || !hold.isLost()) {
             hold.markLost();
@@ -281,6 +328,9 @@ public final class LeaseKeeper implements AutoCloseable {
         closed = true;
         List<Hold> left = holds.all();
         renewed.clear();
+        for (Hold hold : left) {
+            awaitConfirmationAtClose(hold);
+        }
         Map<Hold, CompletionStage<Long>> releases = new LinkedHashMap<>();
         for (Hold hold : left) {
             ScriptCall release = HoldCalls.releaseAll(hold.keys(), hold.field(), hold.expiryField());

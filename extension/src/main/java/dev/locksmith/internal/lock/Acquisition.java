@@ -7,7 +7,9 @@ import dev.locksmith.internal.lock.local.Deadline;
 import dev.locksmith.internal.lock.local.HandOver;
 import dev.locksmith.internal.lock.local.LocalContention;
 import dev.locksmith.internal.lock.local.Waiting;
+import dev.locksmith.internal.lock.ring.GrantTrust;
 import dev.locksmith.internal.lock.ring.OfferAttempt;
+import dev.locksmith.internal.lock.ring.ProcessRing;
 import dev.locksmith.internal.redis.ScriptCall;
 import dev.locksmith.internal.wire.AcquireReply;
 import java.lang.System.Logger;
@@ -37,6 +39,9 @@ final class Acquisition {
     private Hold granted;
     private long sentAt;
     private boolean joinsRing;
+    private long grantToTake = ProcessRing.NO_GRANT;
+    private boolean takesGrant;
+    private GrantTrust attemptRing;
 
     /**
      * @param owner    who acquires
@@ -163,10 +168,32 @@ final class Acquisition {
      * @return what {@link #attempt()} returns
      */
     AcquireReply attemptIn(LocalContention contention) {
+        ProcessRing ring = contention.ring();
         joinsRing = lock.offersToOtherProcesses() && contention.isListening();
-        long heardBefore = contention.ring().messages();
-        AcquireReply answer = attempt();
-        contention.ring().attempted(heardBefore, answer instanceof AcquireReply.Granted, answer.inRing());
+        // A grant heard while this waiter was awake, which nobody here took: only take-grant takes it.
+        long grant = ring.heardGrant();
+        AcquireReply answer = attemptIn(ring, grant);
+        if (grant != ProcessRing.NO_GRANT && answer instanceof AcquireReply.Busy) {
+            // The grant is gone (passed on, withdrawn): ask as any waiter does, which joins the ring
+            // or asks to be woken, so that the next release reaches this process.
+            answer = attemptIn(ring, ProcessRing.NO_GRANT);
+        }
+        return answer;
+    }
+
+    private AcquireReply attemptIn(ProcessRing ring, long grant) {
+        long heardBefore = ring.messages();
+        grantToTake = grant;
+        AcquireReply answer;
+        try {
+            answer = attempt();
+        } finally {
+            grantToTake = ProcessRing.NO_GRANT;
+        }
+        if (answer instanceof AcquireReply.Busy busy && busy.spentToken() != AcquireReply.Busy.NO_TOKEN) {
+            ring.grants().joinedRing(sentAt, busy.spentToken());
+        }
+        ring.attempted(heardBefore, answer instanceof AcquireReply.Granted, answer.inRing());
         return answer;
     }
 
@@ -178,7 +205,24 @@ final class Acquisition {
      */
     CompletionStage<List<Long>> send() {
         sentAt = context.leases().now();
-        return sendRequest(joinsRing);
+        // While it is under way, this process trusts no grant of the lock, so it may take one itself.
+        LocalContention contention = context.contention().contending(lock.keys().channel());
+        attemptRing = contention == null ? null : contention.ring().grants();
+        takesGrant = attemptRing != null && attemptRing.beginAttempt();
+        try {
+            return sendRequest(joinsRing, grantToTake);
+        } catch (RuntimeException | Error e) {
+            endAttempt();
+            throw e;
+        }
+    }
+
+    private void endAttempt() {
+        if (attemptRing != null) {
+            attemptRing.endAttempt();
+            attemptRing = null;
+        }
+        takesGrant = false;
     }
 
     /**
@@ -186,15 +230,19 @@ final class Acquisition {
      * that hears the offer to send ({@link OfferAttempt}): it changes nothing here, its answer
      * reaches the waiter through its {@link HandOver}. The process listens then, so it stays in
      * the ring if the lock is taken after all.
+     *
+     * @param grant the grant's fencing token, or {@link ProcessRing#NO_GRANT} for an offer without one
      */
-    CompletionStage<List<Long>> sendOnOffer() {
-        return sendRequest(lock.offersToOtherProcesses());
+    CompletionStage<List<Long>> sendOnOffer(long grant) {
+        return sendRequest(lock.offersToOtherProcesses(), grant);
     }
 
-    private CompletionStage<List<Long>> sendRequest(boolean joiningRing) {
+    private CompletionStage<List<Long>> sendRequest(boolean joiningRing, long grant) {
         AcquireRequest request = new AcquireRequest(owner, lease, System.currentTimeMillis(), threadName,
-                lock.counterLifetimeMillis(), joiningRing);
-        return context.store().acquire(lock.kind().acquisition(lock.keys(), request), grants.dropCall(), lease);
+                lock.counterLifetimeMillis(), joiningRing, takesGrant);
+        ScriptCall call = grant == ProcessRing.NO_GRANT ? lock.kind().acquisition(lock.keys(), request)
+                : lock.kind().takeGrant(lock.keys(), request, grant);
+        return context.store().acquire(call, grants.dropCall(), lease);
     }
 
     /**
@@ -204,19 +252,28 @@ final class Acquisition {
      *                       taken back once the attempt's last command is answered
      */
     AcquireReply settle(CompletionStage<List<Long>> pending) {
-        AcquireReply answer;
         try {
-            answer = AcquireReply.read(context.replies().await(pending, "Acquiring ", lock.description()));
-        } catch (LockException e) {
-            // After the attempt's own last command (a NOSCRIPT retry included), never before it:
-            // a drop that overtook a late attempt would leave that attempt's grant behind.
-            pending.whenComplete((ignored, failure) -> grants.dropNow());
-            throw e;
+            AcquireReply answer;
+            try {
+                answer = AcquireReply.read(context.replies().await(pending, "Acquiring ", lock.description()));
+            } catch (LockException e) {
+                // After the attempt's own last command (a NOSCRIPT retry included), never before it:
+                // a drop that overtook a late attempt would leave that attempt's grant behind.
+                pending.whenComplete((ignored, failure) -> grants.dropNow());
+                throw e;
+            }
+            if (answer instanceof AcquireReply.Granted granted) {
+                if (attemptRing != null) {
+                    // A grant to this process that this attempt took ('g') is stale from now on,
+                    // however late its message comes: every grant standing later is newer.
+                    attemptRing.joinedRing(sentAt, granted.fencingToken());
+                }
+                grant(granted.fencingToken(), sentAt);
+            }
+            return answer;
+        } finally {
+            endAttempt(); // once its hold is recorded: until then a grant heard is not trusted
         }
-        if (answer instanceof AcquireReply.Granted granted) {
-            grant(granted.fencingToken(), sentAt);
-        }
-        return answer;
     }
 
     /**
@@ -227,10 +284,28 @@ final class Acquisition {
     }
 
     /**
-     * Records the hold a release here handed this waiter.
+     * Records the hold a release here, or a grant to this process, handed this waiter. A grant
+     * trusted before Redis confirmed it ({@link HandOver#confirmation()}) holds until the grant's
+     * patience runs out, and then as long as its confirmation says; one whose confirmation was
+     * answered before this waiter took it is taken only if Redis confirmed it.
+     *
+     * @return the hold, or null when the grant's confirmation was refused or failed first: the
+     *         waiter asks Redis (where it finds its hold, should an unanswered confirmation have
+     *         given it one)
      */
     Hold grantHandOver(HandOver me) {
-        return grant(me.token(), me.sentAt());
+        if (me.confirmation() == null) {
+            return grant(me.token(), me.sentAt());
+        }
+        HoldGrant.Confirmation confirmation = grants.confirmationOf(me);
+        if (confirmation == HoldGrant.Confirmation.PENDING) {
+            granted = grants.recordTrusted(me.token(), me.sentAt(), me.trustedUntil(), me.confirmation());
+            return granted;
+        }
+        if (confirmation == HoldGrant.Confirmation.UNKNOWN) {
+            mayAlreadyHoldSince(me.sentAt());
+        }
+        return confirmation == HoldGrant.Confirmation.CONFIRMED ? grant(me.token(), me.sentAt()) : null;
     }
 
     /**

@@ -3,9 +3,14 @@ package dev.locksmith.internal.lock;
 import dev.locksmith.LockException;
 import dev.locksmith.internal.lease.Hold;
 import dev.locksmith.internal.lease.HoldCalls;
+import dev.locksmith.internal.lock.local.HandOver;
 import dev.locksmith.internal.redis.ScriptCall;
+import dev.locksmith.internal.wire.AcquireReply;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * Turns a grant from Redis into a hold of this process: the replicas asked for confirm it, the
@@ -42,8 +47,93 @@ final class HoldGrant {
      * @throws IllegalStateException if the manager closed meanwhile; it is released again
      */
     Hold record(long fencingToken, long since) {
-        Hold hold = new Hold(lock.name(), lock.description(), lock.keys().holdKeys(), owner, lock.kind().holdField(owner),
+        return record(newHold(fencingToken, since));
+    }
+
+    /**
+     * Records a grant trusted before Redis confirmed it ({@code ProcessRing#trustHeardGrant}):
+     * nobody else can be given the lock until {@code trustedUntil}. The confirmation's answer, now
+     * or when it comes, settles the hold: held on for a whole lease from {@code heardAt}, or lost
+     * when the grant was passed on before it came (this process was frozen or cut off for the
+     * grant's patience), or when no answer came (the hold is then dropped, as it may have been
+     * confirmed after all). Until then the hold sends nothing but its last release ({@link Hold#confirmation()}).
+     *
+     * @param heardAt      when the grant was heard and its confirmation sent, on the lease keeper's clock
+     * @param confirmation the pending answer of {@code take-grant}
+     */
+    Hold recordTrusted(long fencingToken, long heardAt, long trustedUntil, CompletionStage<List<Long>> confirmation) {
+        Hold hold = newHold(fencingToken, heardAt);
+        hold.heldOnlyUntil(trustedUntil);
+        CompletableFuture<Void> settled = new CompletableFuture<>();
+        hold.confirmedBy(settled);
+        confirmation.whenComplete((reply, failure) -> {
+            try {
+                settle(hold, reply, failure, heardAt);
+            } finally {
+                settled.complete(null);
+            }
+        });
+        return record(hold);
+    }
+
+    /** What became of the confirmation of a grant handed to a waiter on its word, when it takes it. */
+    enum Confirmation {
+        /** Not answered yet: the waiter holds the lock on the grant's word. */
+        PENDING,
+        /** Redis confirmed it: the waiter holds the lock. */
+        CONFIRMED,
+        /** Redis answered that the grant is gone. */
+        REFUSED,
+        /** No answer came, or none that could be read: Redis may have confirmed it. */
+        UNKNOWN
+    }
+
+    /**
+     * @param handed a waiter handed a grant on its word ({@link HandOver#confirmation()} not null)
+     */
+    Confirmation confirmationOf(HandOver handed) {
+        CompletableFuture<List<Long>> confirmation = handed.confirmation().toCompletableFuture();
+        if (!confirmation.isDone()) {
+            return Confirmation.PENDING;
+        }
+        if (confirmation.isCompletedExceptionally()) {
+            return Confirmation.UNKNOWN;
+        }
+        try {
+            return AcquireReply.read(confirmation.join()) instanceof AcquireReply.Granted confirmed
+                    && confirmed.fencingToken() == handed.token() ? Confirmation.CONFIRMED : Confirmation.REFUSED;
+        } catch (IllegalArgumentException unreadable) {
+            return Confirmation.UNKNOWN;
+        }
+    }
+
+    private void settle(Hold hold, List<Long> reply, Throwable failure, long sentAt) {
+        AcquireReply answer = null;
+        Throwable why = failure;
+        if (failure == null) {
+            try {
+                answer = AcquireReply.read(reply);
+            } catch (RuntimeException unreadable) {
+                why = unreadable;
+            }
+        }
+        if (answer instanceof AcquireReply.Granted granted && granted.fencingToken() == hold.fencingToken()) {
+            context.leases().grantConfirmed(hold, sentAt);
+        } else if (why == null) {
+            context.leases().grantRefused(hold, "the grant it was heard in was passed on before Redis confirmed it"
+                    + " (this process did not answer within the grant's patience)", null);
+        } else if (context.leases().grantRefused(hold, "Redis did not confirm the grant it was heard in", why)) {
+            dropNow();
+        }
+    }
+
+    private Hold newHold(long fencingToken, long since) {
+        return new Hold(lock.name(), lock.description(), lock.keys().holdKeys(), owner, lock.kind().holdField(owner),
                 lock.kind().expiryField(owner), fencingToken, lease, watchdog, since);
+    }
+
+    private Hold record(Hold hold) {
+        long fencingToken = hold.fencingToken();
         awaitReplicas(hold);
         hold.observe(context.observer().holdStarted(lock.label(), fencingToken));
         if (!context.leases().granted(hold)) {
@@ -60,6 +150,7 @@ final class HoldGrant {
         if (wanted == 0) {
             return;
         }
+        lock.awaitConfirmed(hold); // WAIT counts the writes Redis ran before it: the confirmation's too
         long timeout = context.settings().syncTimeout().toMillis();
         long acknowledged;
         try {

@@ -61,11 +61,19 @@ final class LineWaiting implements WaitStrategy {
         Turn turn = contention.awaitTurn(me, deadline, waiting);
         while (true) {
             if (turn == Turn.HANDED) {
+                Hold handed = null;
                 try {
-                    return acquisition.grantHandOver(me);
+                    handed = acquisition.grantHandOver(me);
                 } finally {
-                    contention.handOverTaken(me);
+                    contention.handOverTaken(me, handed != null);
                 }
+                if (handed != null) {
+                    return handed;
+                }
+                // A grant whose confirmation Redis refused before this waiter took it: back to the front, and ask Redis.
+                woken = true;
+                turn = Turn.ASK;
+                continue;
             }
             if (turn == Turn.TIMED_OUT) {
                 return attempts.endOfWait();

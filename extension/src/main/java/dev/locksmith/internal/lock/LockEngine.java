@@ -66,9 +66,10 @@ public final class LockEngine {
         OwnerIds owners = new OwnerIds();
         ScheduledTasks tasks = new ScheduledTasks(scheduler);
         OfferDesk offers = new OfferDesk(store, tasks, settings.commandTimeout().toMillis(),
-                settings.lease().toMillis());
+                settings.lease().toMillis(), settings.fenceLifetime().toMillis());
         this.context = new LockContext(settings, store, replies, leases,
-                new ContentionRegistry(state, roundTrip, leases::now, offers, owners.managerId(), tasks), owners,
+                new ContentionRegistry(state, roundTrip, leases::now, offers, owners.managerId(), tasks,
+                        lock -> leases.anyHoldOf(lock) != null), owners,
                 state, observer, labels, ProcessDescription.of(settings.telemetry().applicationName()));
     }
 

@@ -1,5 +1,6 @@
 package dev.locksmith.internal.lock;
 
+import dev.locksmith.internal.lease.Hold;
 import dev.locksmith.internal.lock.kind.LockKeys;
 import dev.locksmith.internal.lock.kind.LockKind;
 import dev.locksmith.internal.lock.kind.LockNames;
@@ -26,6 +27,18 @@ record LockTarget(String name, String description, LockKind kind, LockKeys keys,
                 .publishingWith(context.store().publishCommand());
         return new LockTarget(name, kind.describe() + " '" + name + "'", kind, keys, context,
                 kind.handsOver() && context.store().oneNodeDecides(), context.settings().fenceLifetime().toMillis());
+    }
+
+    /**
+     * Waits until Redis confirmed a hold that a grant handed this process on its word
+     * ({@link Hold#confirmation()}), before anything of the hold is sent or read in Redis.
+     *
+     * @throws dev.locksmith.LockException if the confirmation took longer than a command can
+     */
+    void awaitConfirmed(Hold hold) {
+        if (!hold.confirmation().isDone()) {
+            context.replies().await(hold.confirmation(), "Confirming the grant of the ", description);
+        }
     }
 
     /**

@@ -132,6 +132,9 @@ final class RedisLock extends LockFacade implements ReleasableByOwner, JobLock {
     @Override
     public void recordRun(JobRun run) {
         Hold hold = currentHold();
+        if (hold != null) {
+            lock.awaitConfirmed(hold);
+        }
         String record = run.record(hold == null ? -1 : hold.fencingToken(), lock.name(),
                 Thread.currentThread().getName(), context.process());
         LockKeys job = LockKeys.of(context.settings().keyPrefix(), run.job());
@@ -157,6 +160,10 @@ final class RedisLock extends LockFacade implements ReleasableByOwner, JobLock {
     @Override
     public boolean isLocked() {
         context.state().checkOpen();
+        Hold own = currentHold();
+        if (own != null) {
+            lock.awaitConfirmed(own); // until then Redis shows the lock granted, not taken
+        }
         return context.replies().await(lock.kind().isLocked(context.store(), lock.keys()), "Reading " + describe());
     }
 
@@ -172,6 +179,7 @@ final class RedisLock extends LockFacade implements ReleasableByOwner, JobLock {
         if (hold == null) {
             return 0;
         }
+        lock.awaitConfirmed(hold);
         boolean held = context.replies().await(lock.kind().isHeldBy(context.store(), lock.keys(), hold.owner()),
                 "Reading " + describe());
         return held ? hold.count() : 0;
@@ -235,6 +243,7 @@ final class RedisLock extends LockFacade implements ReleasableByOwner, JobLock {
      * resent after a lost reply changes nothing; the count here changes only once Redis agreed.
      */
     private void reenter(Hold held, long lease) {
+        lock.awaitConfirmed(held);
         if (held.isLost()) {
             context.leases().forget(held);
             throw lost(held, "before it was entered again");

@@ -78,6 +78,13 @@ final class Release {
 
     private static Release start(LockTarget lock, Hold hold) {
         LockContext context = lock.context();
+        // A grant held on its word ends without waiting for its confirmation: Redis takes a last
+        // release from the grantee either way (release in exclusive.lua). Anything else waits.
+        boolean onItsWord = !hold.confirmation().isDone() && hold.count() == 1 && lock.offersToOtherProcesses()
+                && hold.keepLeftMillis(context.leases().now()) <= 0;
+        if (!onItsWord) {
+            lock.awaitConfirmed(hold);
+        }
         if (hold.isLost()) {
             context.leases().forget(hold);
             context.contention().wakeLine(lock.keys().channel());
@@ -95,11 +102,15 @@ final class Release {
         }
         LocalContention line = lock.handsOver() || lock.offersToOtherProcesses()
                 ? context.contention().contending(lock.keys().channel()) : null;
-        HandOver taker = line == null || !lock.handsOver() ? null : line.handOvers().claimNext();
+        // hand-over needs the hold confirmed: a waiter here waits for this process's turn instead
+        HandOver taker = line == null || !lock.handsOver() || onItsWord ? null : line.handOvers().claimNext();
         long sentAt = context.leases().now();
         try {
             RingRelease offer = lock.offersToOtherProcesses()
-                    ? new RingRelease(true, hold.leaseMillis(), line != null && line.isListening()) : RingRelease.NONE;
+                    ? new RingRelease(true, hold.leaseMillis(), line != null && line.isListening(),
+                            context.settings().commandTimeout().toMillis(), lock.counterLifetimeMillis(),
+                            onItsWord ? hold.fencingToken() : RingRelease.CONFIRMED)
+                    : RingRelease.NONE;
             String requestId = context.owners().nextRequestId();
             long latchMillis = context.settings().commandTimeout().toMillis();
             ScriptCall call = taker == null

@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * What an acquiring script answers ({@code acquire}, {@code fair-acquire}, {@code rw-acquire},
  * and an attempt sent on an offer): {@code {1, fencing token}} when it granted the lock, or
- * {@code {0, ms until it may be free[, 1 when the owner's process is in the ring]}}.
+ * {@code {0, ms until it may be free[, 1 when the owner's process is in the ring, the token the attempt spent]}}.
  */
 public sealed interface AcquireReply {
 
@@ -33,8 +33,20 @@ public sealed interface AcquireReply {
      * @param forMillis how long until it may be free: 0 when it is running out right now, negative
      *                  when Redis knows no expiry (only a release, or a lease's time, ends the wait)
      * @param inRing    whether the asking owner's process is in the lock's ring of waiting processes
+     * @param spentToken the fencing token the attempt spent, or {@link #NO_TOKEN}: Redis tells it to
+     *                  a process in the ring, whose grants still standing all carry higher ones
+     *                  ({@code GrantTrust})
      */
-    record Busy(long forMillis, boolean inRing) implements AcquireReply {
+    record Busy(long forMillis, boolean inRing, long spentToken) implements AcquireReply {
+        /** {@link #spentToken()} of an answer that did not tell it. */
+        public static final long NO_TOKEN = -1;
+
+        /**
+         * An answer that does not tell the token spent.
+         */
+        public Busy(long forMillis, boolean inRing) {
+            this(forMillis, inRing, NO_TOKEN);
+        }
     }
 
     /**
@@ -50,7 +62,8 @@ public sealed interface AcquireReply {
             return new Granted(reply.get(1));
         }
         if (reply.get(0) == 0L) {
-            return new Busy(reply.get(1), reply.size() > 2 && Long.valueOf(1L).equals(reply.get(2)));
+            return new Busy(reply.get(1), reply.size() > 2 && Long.valueOf(1L).equals(reply.get(2)),
+                    reply.size() > 3 && reply.get(3) != null ? reply.get(3) : Busy.NO_TOKEN);
         }
         throw new IllegalArgumentException("Not an answer of an acquiring script: " + reply);
     }

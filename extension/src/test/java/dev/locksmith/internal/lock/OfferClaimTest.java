@@ -10,6 +10,7 @@ import dev.locksmith.internal.lock.local.Turn;
 import dev.locksmith.internal.lock.local.Waiting;
 import dev.locksmith.internal.lock.ring.OfferAttempt;
 import dev.locksmith.internal.lock.ring.OfferDesk;
+import dev.locksmith.internal.lock.ring.ProcessRing;
 import dev.locksmith.internal.wire.OfferMessage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -41,10 +42,11 @@ class OfferClaimTest {
 
     private final ExecutorService waiterThread = Executors.newSingleThreadExecutor();
     private final LinkedBlockingQueue<CompletableFuture<List<Long>>> attempts = new LinkedBlockingQueue<>();
+    private final LinkedBlockingQueue<Long> grantsTaken = new LinkedBlockingQueue<>();
     private final ManagerState state = new ManagerState();
-    private final OfferDesk desk = new OfferDesk(null, null, 1_000, 30_000);
+    private final OfferDesk desk = new OfferDesk(null, null, 1_000, 30_000, 60_000);
     private final LocalContention contention = new LocalContention(LockKeys.of("locksmith", "offered"), state,
-            5 * SECOND, System::nanoTime, desk, "manager-a");
+            5 * SECOND, System::nanoTime, desk, "manager-a", lock -> false);
 
     @AfterEach
     void stop() {
@@ -166,8 +168,8 @@ class OfferClaimTest {
     @Test
     void anErrorWhileSendingTheOffersAttemptSettlesTheWaiterAtOnce() throws Exception {
         LocalContention patient = new LocalContention(LockKeys.of("locksmith", "offered"), state, 60 * SECOND,
-                System::nanoTime, new OfferDesk(null, null, 1_000, 30_000), "manager-a");
-        HandOver me = patient.join("manager-a:1", 30_000, "worker", () -> {
+                System::nanoTime, new OfferDesk(null, null, 1_000, 30_000, 60_000), "manager-a", lock -> false);
+        HandOver me = patient.join("manager-a:1", 30_000, "worker", grant -> {
             throw new NoClassDefFoundError("dev/locksmith/internal/lock/AcquireRequest");
         });
         long before = System.nanoTime();
@@ -188,7 +190,7 @@ class OfferClaimTest {
     @Test
     void anAnswerThatCannotBeReadStillSettlesTheWaiterAtOnce() throws Exception {
         LocalContention patient = new LocalContention(LockKeys.of("locksmith", "offered"), state, 60 * SECOND,
-                System::nanoTime, new OfferDesk(null, null, 1_000, 30_000), "manager-a");
+                System::nanoTime, new OfferDesk(null, null, 1_000, 30_000, 60_000), "manager-a", lock -> false);
         HandOver me = patient.join("manager-a:1", 30_000, "worker", this::attempt);
         Sleeper waiter = sleepUntilWoken(patient, me, 120 * SECOND, Waiting.uninterruptible());
 
@@ -197,6 +199,94 @@ class OfferClaimTest {
 
         assertThat(waiter.turn()).as("settled at once, not after the claim patience").isEqualTo(Turn.ASK);
         assertThat(me.uncertainSince()).as("Redis may have granted it").isNotEqualTo(HandOver.NONE);
+    }
+
+    /**
+     * A grant heard well within its patience, counted from the attempt that put this process in
+     * the ring (a grant with a newer token): the sleeping waiter holds the lock at once, with the
+     * grant's token, and the confirmation sent for it is not waited for.
+     */
+    @Test
+    void aGrantHeardInTimeHandsTheSleepingWaiterTheLockBeforeRedisConfirmsIt() throws Exception {
+        long heardAt = System.nanoTime();
+        contention.ring().grants().joinedRing(heardAt, 40);
+        HandOver me = contention.join("manager-a:1", 30_000, "worker", this::attempt);
+        Sleeper waiter = sleepUntilWoken(me, 60 * SECOND, Waiting.uninterruptible());
+
+        contention.wake(new OfferMessage(41, 0, 57, 1_000).text());
+        CompletableFuture<List<Long>> confirmation = sentAttempt();
+
+        assertThat(grantsTaken).as("the confirmation takes the grant's token").containsExactly(57L);
+        assertThat(waiter.turn()).as("handed before the confirmation's answer").isEqualTo(Turn.HANDED);
+        assertThat(confirmation).isNotDone();
+        assertThat(me.token()).isEqualTo(57L);
+        assertThat(me.confirmation()).isSameAs(confirmation);
+        assertThat(me.trustedUntil() - heardAt).as("trusted for what is left of the patience, at most")
+                .isPositive().isLessThanOrEqualTo(SECOND);
+        assertThat(contention.ring().heardGrant()).as("taken, never declined").isEqualTo(ProcessRing.NO_GRANT);
+        confirmation.complete(List.of(1L, 57L));
+    }
+
+    /**
+     * A grant heard with less than half its patience left, counted from this process's latest
+     * attempt in the ring (here 600 of 1,000 ms gone): the waiter sleeps on until Redis confirmed it,
+     * as for an offer.
+     */
+    @Test
+    void aGrantHeardLateIsHandedOnlyOnceRedisConfirmedIt() throws Exception {
+        contention.ring().grants().joinedRing(System.nanoTime() - 600 * SECOND / 1_000, 40);
+        HandOver me = contention.join("manager-a:1", 30_000, "worker", this::attempt);
+        Sleeper waiter = sleepUntilWoken(me, 60 * SECOND, Waiting.uninterruptible());
+
+        contention.wake(new OfferMessage(41, 0, 57, 1_000).text());
+        CompletableFuture<List<Long>> confirmation = sentAttempt();
+        assertThat(waiter.woken()).as("asleep until the confirmation is answered").isNotDone();
+        confirmation.complete(List.of(1L, 57L));
+
+        assertThat(waiter.turn()).isEqualTo(Turn.HANDED);
+        assertThat(me.token()).isEqualTo(57L);
+        assertThat(me.confirmation()).as("confirmed before it was handed").isNull();
+    }
+
+    /**
+     * A grant heard by a process that has no attempt in the ring to count from yet cannot be
+     * trusted: Redis's answer decides, and a refusal sends the waiter to ask Redis itself.
+     */
+    @Test
+    void aGrantHeardWithoutTheServersTimeIsHandedOnlyOnceRedisConfirmedIt() throws Exception {
+        HandOver me = contention.join("manager-a:1", 30_000, "worker", this::attempt);
+        Sleeper waiter = sleepUntilWoken(me, 60 * SECOND, Waiting.uninterruptible());
+
+        contention.wake(new OfferMessage(41, 0, 57, 1_000).text());
+        CompletableFuture<List<Long>> confirmation = sentAttempt();
+        assertThat(waiter.woken()).isNotDone();
+        confirmation.complete(List.of(0L, 25_000L));
+
+        assertThat(waiter.turn()).as("the grant was gone: the waiter asks").isEqualTo(Turn.ASK);
+    }
+
+    /**
+     * A waiter handed a grant on its word whose confirmation Redis refused before the waiter took
+     * it goes back to the front of the line to ask Redis ({@code LineWaiting} says so with
+     * {@code handOverTaken(me, false)}): the next offer to this process finds it there and is kept
+     * for it, not declined as if nobody here waited.
+     */
+    @Test
+    void aWaiterWhoseGrantWasRefusedBeforeItTookItIsFirstInLineForTheNextOffer() throws Exception {
+        contention.ring().grants().joinedRing(System.nanoTime(), 40);
+        HandOver me = contention.join("manager-a:1", 30_000, "worker", this::attempt);
+        Sleeper waiter = sleepUntilWoken(me, 60 * SECOND, Waiting.uninterruptible());
+        contention.wake(new OfferMessage(41, 0, 57, 1_000).text());
+        CompletableFuture<List<Long>> confirmation = sentAttempt();
+        assertThat(waiter.turn()).isEqualTo(Turn.HANDED);
+
+        confirmation.complete(List.of(0L, 25_000L));
+        contention.handOverTaken(me, false);
+        long wakeUps = contention.wakeUps().count();
+        contention.wake(new OfferMessage(58, 0, 60, 1_000).text());
+
+        assertThat(contention.ring().heardGrant()).as("the next grant is kept for the waiter").isEqualTo(60L);
+        assertThat(contention.wakeUps().count()).as("the waiter, awake, is told to ask").isEqualTo(wakeUps + 1);
     }
 
     @Test
@@ -210,7 +300,8 @@ class OfferClaimTest {
         assertThat(contention.wakeUps().count()).as("the waiter sees the wake-up when it next looks").isEqualTo(seen + 1);
     }
 
-    private CompletableFuture<List<Long>> attempt() {
+    private CompletableFuture<List<Long>> attempt(long grant) {
+        grantsTaken.add(grant);
         CompletableFuture<List<Long>> answer = new CompletableFuture<>();
         attempts.add(answer);
         return answer;

@@ -37,8 +37,9 @@ class RingScriptTest {
     private static final String FIRST_OTHER_THREAD = "first-process:2";
     private static final String SECOND = "second-process:1";
     private static final String THIRD = "third-process:1";
-    private static final RingRelease OFFER_AND_STAY = new RingRelease(true, 30_000, true);
-    private static final RingRelease OFFER = new RingRelease(true, 30_000, false);
+    private static final RingRelease OFFER_AND_STAY = new RingRelease(true, 30_000, true, 1_000, 60_000, RingRelease.CONFIRMED);
+    // A grant of no patience: passing it on needs no wait (GrantScriptTest tests the patience).
+    private static final RingRelease OFFER = new RingRelease(true, 30_000, false, 0, 60_000, RingRelease.CONFIRMED);
 
     @RegisterExtension
     static final RedisServerExtension redis = new RedisServerExtension();
@@ -86,17 +87,23 @@ class RingScriptTest {
         assertThat(scripts.release(keys, FIRST, "1", OFFER_AND_STAY)).as("offered").isOne();
         long after = System.currentTimeMillis();
 
-        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("second-process: " + new OfferMessage(token, 0).text());
-        assertThat(value()).as("reserved for the second process, since the release; the releaser joined the ring's end")
-                .matches("rsecond-process:\\|" + token + "\\|0\\|\\d+\\|,third-process:,first-process:,\\|");
+        OfferMessage grant = heardBy("second-process");
+        assertThat(grant.token()).isEqualTo(token);
+        assertThat(grant.number()).isZero();
+        assertThat(grant.grant()).as("the taker's fencing token").isGreaterThan(token);
+        assertThat(grant.patienceMillis()).isEqualTo(1_000);
+        assertThat(value()).as("reserved for the second process, since the release; the releaser joined the ring's end;"
+                + " passable by others once its time to live is below 30,000 - 1,000 ms")
+                .matches("rsecond-process:\\|" + token + "\\|0\\|\\d+\\|,third-process:,first-process:,\\|g"
+                        + grant.grant() + "/29000");
         assertThat(offeredAt()).as("when the offer was made, by the releasing process's clock").isBetween(before, after);
         assertThat(acquire(FIRST_OTHER_THREAD, true).get(0)).as("the releasing process waits its turn").isZero();
         assertThat(acquire(THIRD, true).get(0)).as("so does the third").isZero();
         assertThat(value()).as("nobody joined twice").contains("|,third-process:,first-process:,|");
-        List<Long> taken = acquire(SECOND, true);
-        assertThat(taken.get(0)).as("the process offered to takes it").isOne();
-        assertThat(taken.get(1)).isGreaterThan(token);
-        assertThat(value()).startsWith("W" + SECOND + "|").contains("|,third-process:,first-process:,|");
+        List<Long> taken = scripts.takeGrant(keys, SECOND, grant.grant());
+        assertThat(taken).as("the process granted it takes it, with the grant's token").containsExactly(1L, grant.grant());
+        assertThat(value()).startsWith("W" + SECOND + "|" + grant.grant() + "|1|")
+                .contains("|,third-process:,first-process:,|");
         assertThat(heard).as("nobody else heard of it").isEmpty();
     }
 
@@ -109,9 +116,10 @@ class RingScriptTest {
 
         assertThat(scripts.release(keys, FIRST, "1", OFFER)).isOne();
 
-        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("third-process: " + new OfferMessage(token, 0).text());
-        assertThat(value()).matches("rthird-process:\\|" + token + "\\|0\\|\\d+\\|\\|");
-        assertThat(acquire(THIRD, true).get(0)).isOne();
+        OfferMessage grant = heardBy("third-process");
+        assertThat(grant.token()).isEqualTo(token);
+        assertThat(value()).matches("rthird-process:\\|" + token + "\\|0\\|\\d+\\|\\|g" + grant.grant() + "/30000");
+        assertThat(scripts.takeGrant(keys, THIRD, grant.grant()).get(0)).isOne();
         assertThat(scripts.release(keys, THIRD, "1", OFFER)).as("nobody waits: a plain release").isZero();
         assertThat(scripts.redis().exists(keys.lock())).isZero();
     }
@@ -142,15 +150,17 @@ class RingScriptTest {
         long before = System.currentTimeMillis();
         assertThat(scripts.passOffer(keys, offered, "0", "")).as("passed on: offer 1").isOne();
         long after = System.currentTimeMillis();
-        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("third-process: " + new OfferMessage(token, 1).text());
+        OfferMessage passed = heardBy("third-process");
+        assertThat(List.of(passed.token(), passed.number())).containsExactly(token, 1L);
         assertThat(value()).startsWith("rthird-process:|" + token + "|1|");
         assertThat(offeredAt()).as("when it was passed on, by the passing process's clock").isBetween(before, after);
         assertThat(scripts.passOffer(keys, offered, "0", "")).as("offer 0 was passed already").isOne();
         assertThat(scripts.passOffer(keys, offered, "1", "second-process:")).as("not offered to second").isOne();
         assertThat(heard).isEmpty();
         assertThat(acquire(SECOND, true).get(0)).as("the process passed over lost its turn").isZero();
+        assertThat(acquire(THIRD, true).get(0)).as("a grant is taken only by take-grant").isZero();
 
-        assertThat(acquire(THIRD, true).get(0)).isOne();
+        assertThat(scripts.takeGrant(keys, THIRD, passed.grant()).get(0)).isOne();
         assertThat(scripts.passOffer(keys, offered, "1", "")).as("taken: no offer any more").isEqualTo(-1L);
     }
 
@@ -159,10 +169,11 @@ class RingScriptTest {
         listenTo(keys.channel(), keys.address("second-process"));
         long token = acquire(FIRST, true).get(1);
         acquire(SECOND, true);
-        scripts.release(keys, FIRST, "1", OFFER);
-        assertThat(heard.poll(5, TimeUnit.SECONDS)).endsWith(" " + new OfferMessage(token, 0).text());
+        scripts.release(keys, FIRST, "1", new RingRelease(true, 30_000, false, 60_000, 60_000, RingRelease.CONFIRMED));
+        assertThat(heardBy("second-process").token()).isEqualTo(token);
 
-        assertThat(scripts.passOffer(keys, Long.toString(token), "0", "second-process:")).as("declined").isEqualTo(-1L);
+        assertThat(scripts.passOffer(keys, Long.toString(token), "0", "second-process:"))
+                .as("declined by the process granted it, at once, however long the grant's patience").isEqualTo(-1L);
 
         assertThat(scripts.redis().exists(keys.lock())).isZero();
         assertThat(heard.poll(5, TimeUnit.SECONDS)).as("everyone may ask").endsWith(" *");
@@ -175,9 +186,9 @@ class RingScriptTest {
         acquire(SECOND, true);
         acquire(THIRD, true);
         scripts.release(keys, FIRST, "1", OFFER);
-        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("second-process: " + new OfferMessage(token, 0).text());
+        assertThat(heardBy("second-process").token()).isEqualTo(token);
         assertThat(scripts.passOffer(keys, Long.toString(token), "0", "")).as("passed on to the third").isOne();
-        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("third-process: " + new OfferMessage(token, 1).text());
+        assertThat(heardBy("third-process").number()).isOne();
 
         assertThat(scripts.withdrawOffer(keys, Long.toString(token))).as("withdrawn").isEqualTo(-1L);
 
@@ -301,8 +312,11 @@ class RingScriptTest {
                 assertThat(offer.since().toEpochMilli()).isBetween(before, after);
             });
         }
-        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("third-process: " + new OfferMessage(5, 1).text());
-        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("third-process: " + new OfferMessage(5, 1).text());
+        OfferMessage passedOn = heardBy("third-process");
+        assertThat(List.of(passedOn.token(), passedOn.number())).as("the reentrant lock's, now a grant").containsExactly(5L, 1L);
+        assertThat(passedOn.grants()).isTrue();
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).as("the write lock's, an offer as before")
+                .isEqualTo("third-process: " + new OfferMessage(5, 1).text());
     }
 
     /**
@@ -346,6 +360,15 @@ class RingScriptTest {
 
     private List<Long> acquire(String owner, boolean joinsRing) throws Exception {
         return scripts.acquire(keys, owner, joinsRing);
+    }
+
+    /**
+     * @return the next offer heard, which must be on that manager's own channel
+     */
+    private OfferMessage heardBy(String manager) throws InterruptedException {
+        String message = heard.poll(5, TimeUnit.SECONDS);
+        assertThat(message).as("an offer to " + manager).startsWith(manager + ": ");
+        return OfferMessage.parse(message.substring(message.indexOf(' ') + 1)).orElseThrow();
     }
 
     private String value() {

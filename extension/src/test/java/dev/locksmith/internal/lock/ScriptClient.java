@@ -56,6 +56,15 @@ final class ScriptClient implements AutoCloseable {
     }
 
     /**
+     * @return what {@link #acquire(LockKeys, String, boolean)} returns, joining the ring and taking
+     *         a grant to the owner's process (its process holds none on the grant's word)
+     */
+    List<Long> acquireTakingGrant(LockKeys keys, String owner) throws Exception {
+        return run(ExclusiveKind.INSTANCE.acquisition(keys,
+                new AcquireRequest(owner, 30_000, System.currentTimeMillis(), "t", 86_400_000, true, true)));
+    }
+
+    /**
      * @return 0 when released, -1 when the owner held nothing
      */
     long release(LockKeys keys, String owner, String requestId) throws Exception {
@@ -86,26 +95,55 @@ final class ScriptClient implements AutoCloseable {
     }
 
     /**
+     * Withdraws an offer as a closing releaser does; a grant made with no patience may be withdrawn at once.
+     *
      * @param keys the reentrant lock's keys, or the read/write lock's
-     * @return -1 (see {@code pass-offer}: withdrawn, or none of that token stood)
+     * @return -1 (see {@code pass-offer}: withdrawn, or none of that token stood), or -2 - ms while a
+     *         grant's patience runs
      */
     long withdrawOffer(LockKeys keys, String token) throws Exception {
-        return run(passOn(keys, token, "", "", true));
+        return run(passOn(keys, token, "", "", true, 0));
     }
 
     /**
+     * Passes an offer on, as a grant of no patience.
+     *
      * @param keys the reentrant lock's keys ({@code pass-offer}), or the read/write lock's ({@code rw-pass-offer})
-     * @return the number of the offer of that token standing afterwards, or -1 (see {@code pass-offer})
+     * @return the number of the offer of that token standing afterwards, -1, or -2 - ms while a
+     *         grant's patience runs (see {@code pass-offer})
      */
     long passOffer(LockKeys keys, String token, String number, String target) throws Exception {
-        return run(passOn(keys, token, number, target, false));
+        return passOffer(keys, token, number, target, 0);
     }
 
-    private static ScriptCall passOn(LockKeys keys, String token, String number, String target, boolean withdraw) {
-        return LockScript.call(keys.isReadWrite() ? "rw-pass-offer" : "pass-offer").key("lock", keys.lock())
-                .key("channel", keys.channel()).arg("token", token).arg("number", number).arg("offered-to", target)
+    /**
+     * @param patienceMillis the patience of the grant it is passed on as
+     */
+    long passOffer(LockKeys keys, String token, String number, String target, long patienceMillis) throws Exception {
+        return run(passOn(keys, token, number, target, false, patienceMillis));
+    }
+
+    private static ScriptCall passOn(LockKeys keys, String token, String number, String target, boolean withdraw,
+                                     long patienceMillis) {
+        if (keys.isReadWrite()) {
+            return LockScript.call("rw-pass-offer").key("lock", keys.lock()).key("channel", keys.channel())
+                    .arg("token", token).arg("number", number).arg("offered-to", target).arg("publish", "publish")
+                    .arg("reserve", 30_000).arg("only-if-gone", "").arg("now", System.currentTimeMillis())
+                    .flag("withdraw", withdraw).integer();
+        }
+        return LockScript.call("pass-offer").key("lock", keys.lock()).key("channel", keys.channel())
+                .key("fence", keys.fence()).arg("token", token).arg("number", number).arg("offered-to", target)
                 .arg("publish", "publish").arg("reserve", 30_000).arg("only-if-gone", "")
-                .arg("now", System.currentTimeMillis()).flag("withdraw", withdraw).integer();
+                .arg("now", System.currentTimeMillis()).arg("patience", patienceMillis).flag("withdraw", withdraw)
+                .arg("fence-life", 86_400_000).integer();
+    }
+
+    /**
+     * @return {1, fencing token} when the owner took the grant, {0, ms} when it is gone
+     */
+    List<Long> takeGrant(LockKeys keys, String owner, long grant) throws Exception {
+        return run(ExclusiveKind.INSTANCE.takeGrant(keys,
+                new AcquireRequest(owner, 30_000, System.currentTimeMillis(), "t", 86_400_000, false), grant));
     }
 
     /**

@@ -37,9 +37,12 @@ class LockScriptSourceTest {
                 "local function exclusive_value", "local function ask_to_be_woken", "-- acquire: first hold of an owner")
                 .doesNotContain("local function rw_state", "local function answered_before", "ops['fair-acquire']");
 
-        // release reaches answered_before only through begin_release.
+        // release reaches answered_before only through begin_release, next_token for a grant's token,
+        // and grant_of for a grant its owner holds on its word.
         assertThat(OPERATIONS.get("release").script().body()).contains("local function begin_release",
-                "local function answered_before", "local function wake").doesNotContain("local function next_token");
+                "local function answered_before", "local function wake", "local function next_token",
+                "local function grant_message", "local function grant_of").doesNotContain(
+                "local function ask_to_be_woken", "local function now_ms");
         assertThat(OPERATIONS.get("acquire-read").script().body()).contains("local function rw_acquire",
                 "local function rw_grant", "local function rw_state", "local function now_ms");
     }

@@ -100,12 +100,16 @@ class ScriptWrittenValuesTest {
             long now = System.currentTimeMillis();
 
             assertThat(this.<Long>run(LockScript.call("release").key("lock", keys.lock()).key("channel", keys.channel())
-                    .key("latch", keys.latch(OWNER)).arg("owner", OWNER).arg("latch-life", 5000)
-                    .arg("publish", "publish").arg("request", "1").arg("reserve", 30_000).flag("stay-in-ring", false)
-                    .arg("now", now).integer())).as("offered").isOne();
+                    .key("latch", keys.latch(OWNER)).key("fence", keys.fence()).arg("owner", OWNER)
+                    .arg("latch-life", 5000).arg("publish", "publish").arg("request", "1").arg("reserve", 30_000)
+                    .flag("stay-in-ring", false).arg("now", now).arg("patience", 1_000).arg("fence-life", 60_000)
+                    .arg("grant", "").integer())).as("offered").isOne();
 
-            assertThat(stored()).contains(new ExclusiveValue(Mark.OFFERED, "second-process:", token, 0,
-                    Instant.ofEpochMilli(now), "", ""));
+            ExclusiveValue offer = stored().orElseThrow();
+            assertThat(offer).isEqualTo(new ExclusiveValue(Mark.OFFERED, "second-process:", token, 0,
+                    Instant.ofEpochMilli(now), "", offer.thread()));
+            assertThat(offer.thread()).as("the grant: its fencing token, and the time to live below which others may"
+                    + " pass it on").matches("g\\d+/29000");
             assertThat(stored().orElseThrow().taken()).isFalse();
             InspectLine.Offer inspected = inspect().stream().filter(InspectLine.Offer.class::isInstance)
                     .map(InspectLine.Offer.class::cast).findFirst().orElseThrow();

@@ -11,7 +11,25 @@ package dev.locksmith.internal.lock.kind;
  * @param joinsRing             whether the owner's process, listening on its own channel, enters the
  *                              ring of waiting processes when the lock is taken (the reentrant lock
  *                              on one deployment), instead of asking to be woken with everyone
+ * @param takesGrant            whether a grant of the reentrant lock to the owner's process may be
+ *                              taken by this request: no thread of the process holds it on the
+ *                              grant's word, and none will while this request is under way
  */
 public record AcquireRequest(String owner, long leaseMillis, long sinceMillis, String threadName, long counterLifetimeMillis,
-                      boolean joinsRing) {
+                      boolean joinsRing, boolean takesGrant) {
+    /**
+     * A request that takes no grant.
+     */
+    public AcquireRequest(String owner, long leaseMillis, long sinceMillis, String threadName,
+                          long counterLifetimeMillis, boolean joinsRing) {
+        this(owner, leaseMillis, sinceMillis, threadName, counterLifetimeMillis, joinsRing, false);
+    }
+
+    /**
+     * @return the acquisition's {@code join-ring} argument: {@code g} to join the ring and take a
+     *         grant to this process, {@code 1} to join it only, empty to ask to be woken instead
+     */
+    public String ringArgument() {
+        return !joinsRing ? "" : takesGrant ? "g" : "1";
+    }
 }

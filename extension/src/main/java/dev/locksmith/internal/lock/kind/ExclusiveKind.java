@@ -30,16 +30,27 @@ public class ExclusiveKind extends LockKind {
         return LockScript.call("acquire").key("lock", keys.lock()).key("fence", keys.fence())
                 .arg("owner", request.owner()).arg("lease", request.leaseMillis()).arg("since", request.sinceMillis())
                 .arg("thread", request.threadName()).arg("fence-life", request.counterLifetimeMillis())
-                .flag("join-ring", request.joinsRing()).list();
+                .arg("join-ring", request.ringArgument()).list();
     }
 
     @Override
     public ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis, RingRelease offer) {
         return LockScript.call("release").key("lock", keys.lock()).key("channel", keys.channel())
-                .key("latch", keys.latch(owner)).arg("owner", owner).arg("latch-life", latchMillis)
-                .arg("publish", keys.publish()).arg("request", requestId)
+                .key("latch", keys.latch(owner)).key("fence", keys.fence()).arg("owner", owner)
+                .arg("latch-life", latchMillis).arg("publish", keys.publish()).arg("request", requestId)
                 .arg("reserve", offer.offers() ? Long.toString(offer.reserveMillis()) : "")
-                .flag("stay-in-ring", offer.staysInRing()).arg("now", System.currentTimeMillis()).integer();
+                .flag("stay-in-ring", offer.staysInRing()).arg("now", System.currentTimeMillis())
+                .arg("patience", offer.patienceMillis())
+                .arg("fence-life", offer.counterLifetimeMillis())
+                .arg("grant", offer.grantOnItsWord() == RingRelease.CONFIRMED ? "" : Long.toString(offer.grantOnItsWord()))
+                .integer();
+    }
+
+    @Override
+    public ScriptCall takeGrant(LockKeys keys, AcquireRequest request, long grant) {
+        return LockScript.call("take-grant").key("lock", keys.lock()).arg("owner", request.owner())
+                .arg("lease", request.leaseMillis()).arg("since", request.sinceMillis())
+                .arg("thread", request.threadName()).arg("grant", grant).list();
     }
 
     @Override

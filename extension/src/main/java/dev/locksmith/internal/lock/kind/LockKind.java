@@ -65,6 +65,17 @@ public abstract class LockKind {
     public abstract ScriptCall release(LockKeys keys, String owner, String requestId, long latchMillis, RingRelease offer);
 
     /**
+     * @param grant the fencing token of a grant of the lock to the requester's process, heard in
+     *              its offer ({@code take-grant} in {@code exclusive.lua})
+     * @return the call that makes the requester the holder of that grant
+     * @throws UnsupportedOperationException if this kind's releases grant nothing (only the
+     *                                       reentrant lock's do)
+     */
+    public ScriptCall takeGrant(LockKeys keys, AcquireRequest request, long grant) {
+        throw new UnsupportedOperationException("The " + describe() + " is never granted to a process");
+    }
+
+    /**
      * The last release of a hold whose minimum hold has not passed: the lock stays taken, by
      * nobody, for {@code keepMillis}, and then expires.
      *

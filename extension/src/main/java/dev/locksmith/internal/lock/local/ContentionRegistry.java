@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -43,6 +44,7 @@ public final class ContentionRegistry {
     private final OfferDesk desk;
     private final String managerId;
     private final ScheduledTasks tasks;
+    private final Predicate<String> holdsLock;
     private final List<Ended> ended = new CopyOnWriteArrayList<>(); // entries ended while closing
 
     /**
@@ -56,7 +58,8 @@ public final class ContentionRegistry {
      *                           scheduler; shared with the desk, and cancelled by {@link #closeAll}
      */
     public ContentionRegistry(ManagerState state, long claimPatienceNanos, LongSupplier clock, OfferDesk desk,
-                       String managerId, ScheduledTasks tasks) {
+                       String managerId, ScheduledTasks tasks, Predicate<String> holdsLock) {
+        this.holdsLock = holdsLock;
         this.state = state;
         this.claimPatienceNanos = claimPatienceNanos;
         this.clock = clock;
@@ -68,7 +71,7 @@ public final class ContentionRegistry {
     public LocalContention enter(LockKeys keys) {
         return changing(() -> byChannel.compute(keys.channel(), (key, existing) -> {
             LocalContention contention = existing == null
-                    ? new LocalContention(keys, state, claimPatienceNanos, clock, desk, managerId) : existing;
+                    ? new LocalContention(keys, state, claimPatienceNanos, clock, desk, managerId, holdsLock) : existing;
             contention.users++;
             return contention;
         }));

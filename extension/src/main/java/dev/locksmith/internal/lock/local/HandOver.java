@@ -2,6 +2,8 @@ package dev.locksmith.internal.lock.local;
 
 import dev.locksmith.internal.lock.kind.AcquireRequest;
 import dev.locksmith.internal.lock.ring.OfferAttempt;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.Condition;
 
 /**
@@ -30,6 +32,9 @@ import java.util.concurrent.locks.Condition;
  *   <li>From CLAIMED until it is WAITING again, the hand-over is under way
  *       ({@link State#isUnderWay()}): the next waiter of the line waits for it, as the lock may be
  *       this process's already.</li>
+ *   <li>A grant to this process may be handed on its word ({@link #handedOnGrant}): the waiter
+ *       holds the lock at once, and Redis's answer to the grant's confirmation settles the hold
+ *       later, not the hand-over.</li>
  *   <li>A hand-over whose answer never came may still have passed the lock; the waiter then asks
  *       Redis, where its acquisition finds its own hold ({@link #uncertainSince()}).</li>
  * </ul>
@@ -74,6 +79,8 @@ public final class HandOver {
     private long token;
     private long sentAt;
     private long uncertainSince = NONE;
+    private long trustedUntil;
+    private CompletionStage<List<Long>> confirmation;
 
     /**
      * @param owner       who waits
@@ -141,6 +148,36 @@ public final class HandOver {
         moveTo(State.HANDED);
         token = handedToken;
         sentAt = handedAt;
+    }
+
+    /**
+     * Hands the waiter a grant to this process on its word, before Redis confirmed it.
+     *
+     * @param grant      the grant's fencing token
+     * @param heardAt    when the grant was heard and its confirmation sent, on the lease keeper's clock
+     * @param until      until when nobody else can be given the lock, on that clock
+     * @param confirming the confirmation's pending answer ({@code take-grant})
+     */
+    void handedOnGrant(long grant, long heardAt, long until, CompletionStage<List<Long>> confirming) {
+        handed(grant, heardAt);
+        trustedUntil = until;
+        confirmation = confirming;
+    }
+
+    /**
+     * @return the pending confirmation of a grant handed on its word, or null when Redis
+     *         confirmed the hand-over before the waiter was handed it
+     */
+    public CompletionStage<List<Long>> confirmation() {
+        return confirmation;
+    }
+
+    /**
+     * @return until when, on the lease keeper's clock, nobody else can be given a lock handed on a
+     *         grant's word ({@link #confirmation()})
+     */
+    public long trustedUntil() {
+        return trustedUntil;
     }
 
     /**

@@ -8,6 +8,7 @@ import dev.locksmith.internal.redis.ReleaseChannels;
 import dev.locksmith.internal.wire.OfferMessage;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 /**
  * The threads of this process that want one lock (one release channel), and what wakes them,
@@ -49,15 +50,17 @@ public final class LocalContention {
      * @param claimPatienceNanos the longest a releasing thread may take to settle a claimed
      *                           waiter: the longest a round trip can last
      * @param clock              the lease keeper's clock, in nanoseconds
+     * @param holdsLock          whether a thread of this process holds the lock at a key, by the lease
+     *                           keeper's records: such a process trusts no grant of it
      */
     public LocalContention(LockKeys keys, ManagerState state, long claimPatienceNanos, LongSupplier clock,
-                           OfferDesk desk, String managerId) {
+                           OfferDesk desk, String managerId, Predicate<String> holdsLock) {
         this.keys = keys;
         this.state = state;
         this.clock = clock;
         this.line = new WaiterLine(mutex, claimPatienceNanos);
         this.ring = new ProcessRing(mutex, keys, desk, managerId);
-        this.offers = new OfferTaking(mutex, line, wakeUps, ring, state, clock, keys);
+        this.offers = new OfferTaking(mutex, line, wakeUps, ring, state, clock, keys, holdsLock);
         this.handOvers = new LineHandOvers(mutex, line, state, clock);
         this.subscriptions = new LockSubscriptions(mutex, keys, managerId, this::wake, ring);
     }
@@ -144,12 +147,20 @@ public final class LocalContention {
 
     /**
      * Says that {@code me}, handed the lock ({@link Turn#HANDED}), recorded its hold, or failed
-     * to: the next waiter of the line, first now, finds that hold instead of asking Redis.
+     * to: the next waiter of the line, first now, finds that hold instead of asking Redis. A
+     * grant refused before {@code me} took it sends {@code me} back to the front instead
+     * ({@code WaiterLine#handOverRefused}), to ask Redis, where offers to this process find it.
+     *
+     * @param taken false when {@code me} holds nothing: its grant was refused
      */
-    public void handOverTaken(HandOver me) {
+    public void handOverTaken(HandOver me, boolean taken) {
         mutex.lock();
         try {
-            line.taken(me);
+            if (taken) {
+                line.taken(me);
+            } else {
+                line.handOverRefused(me);
+            }
         } finally {
             mutex.unlock();
         }

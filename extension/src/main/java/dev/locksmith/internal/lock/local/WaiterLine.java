@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -112,6 +113,18 @@ final class WaiterLine {
     }
 
     /**
+     * Settles a claimed waiter with a grant on its word, before Redis confirmed it; a no-op once
+     * it is settled.
+     */
+    void handedOnGrant(HandOver taker, long grant, long heardAt, long trustedUntil,
+                       CompletionStage<List<Long>> confirmation) {
+        if (taker.state() == HandOver.State.CLAIMED) {
+            taker.handedOnGrant(grant, heardAt, trustedUntil, confirmation);
+            taker.signal().signal();
+        }
+    }
+
+    /**
      * Settles a claimed waiter without the lock: it goes back to the front and asks Redis itself.
      * A no-op once it is settled.
      */
@@ -153,6 +166,19 @@ final class WaiterLine {
             me.moveTo(HandOver.State.WAITING);
         }
         signalFirst();
+    }
+
+    /**
+     * {@code me} was handed a grant whose confirmation Redis refused, or did not answer, before it
+     * took it: it goes back to the front, where offers to this process find it, and asks Redis.
+     */
+    void handOverRefused(HandOver me) {
+        if (me.state() == HandOver.State.TAKING) {
+            me.moveTo(HandOver.State.WAITING);
+        }
+        if (!line.contains(me)) {
+            line.addFirst(me);
+        }
     }
 
     /**

@@ -16,8 +16,10 @@ public interface OfferAttempt {
     /**
      * Sends the attempt without waiting; called on the pub/sub thread, so it never blocks.
      *
-     * @return the pending answer of the lock kind's acquisition: {1, fencing token} when acquired,
-     *         otherwise {0, ms until the lock may be free, 1 when this process is in the ring}
+     * @param grant the fencing token of the grant heard, which the attempt takes ({@code take-grant}),
+     *              or {@link ProcessRing#NO_GRANT} for an offer without one (the kind's acquisition)
+     * @return the pending answer: {1, fencing token} when acquired, otherwise {0, ms until the lock
+     *         may be free[, 1 when this process is in the ring, the server's ms]}
      */
-    CompletionStage<List<Long>> send();
+    CompletionStage<List<Long>> send(long grant);
 }

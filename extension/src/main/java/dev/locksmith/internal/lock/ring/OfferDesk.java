@@ -30,11 +30,14 @@ import java.util.function.Predicate;
  */
 public final class OfferDesk {
     private static final Logger LOG = System.getLogger(OfferDesk.class.getName());
+    /** What {@code pass-offer} answers, at most, for a grant whose patience has -2 - answer ms to run. */
+    private static final long TOO_EARLY = -2;
 
     private final LockStore store;
     private final ScheduledTasks tasks;
     private final long watchMillis;
     private final long reserveMillis;
+    private final long fenceLifeMillis;
     private final ConcurrentMap<LockKeys, OfferWatch> watches = new ConcurrentHashMap<>();
     private final AtomicLong unreadableOffers = new AtomicLong();
 
@@ -43,12 +46,15 @@ public final class OfferDesk {
      * @param watchMillis   how long an offer may stand before its releaser passes it on: the
      *                      command timeout
      * @param reserveMillis how long an offer passed on keeps the lock at most: the lease
+     * @param fenceLifeMillis the fencing counter's lifetime, should a grant passed on find it gone
      */
-    public OfferDesk(LockStore store, ScheduledTasks tasks, long watchMillis, long reserveMillis) {
+    public OfferDesk(LockStore store, ScheduledTasks tasks, long watchMillis, long reserveMillis,
+                     long fenceLifeMillis) {
         this.store = store;
         this.tasks = tasks;
         this.watchMillis = watchMillis;
         this.reserveMillis = reserveMillis;
+        this.fenceLifeMillis = fenceLifeMillis;
     }
 
     /**
@@ -184,6 +190,10 @@ public final class OfferDesk {
                             LOG.log(Level.WARNING, "Could not pass on the untaken offer of lock key " + keys.lock()
                                     + " (" + failure + "); trying again in " + watchMillis + " ms");
                             follow(keys, releaser, token, number);
+                        } else if (standing <= TOO_EARLY) {
+                            // A grant whose patience has not run out on the server's clock yet
+                            // (the two clocks differ): watched again.
+                            follow(keys, releaser, token, number);
                         } else if (standing >= 0) {
                             if (standing == number + 1) {
                                 LOG.log(Level.DEBUG, "The offer of lock key " + keys.lock() + " was not taken within "
@@ -204,7 +214,8 @@ public final class OfferDesk {
      * later. Passed on instead, it would stand unwatched, and one that its process does not take
      * (a lost message, a frozen process) would keep the lock for a lease. Withdrawn, the lock is
      * free and every waiter is woken to ask: the process about to take the offer takes the lock.
-     * An offer taken meanwhile is left alone by Redis.
+     * An offer taken meanwhile is left alone by Redis. A grant is withdrawn once its patience has
+     * run out, not before (its process may hold the lock on its word): within one command timeout.
      *
      * @return the answers to the withdrawals sent
      */
@@ -218,15 +229,31 @@ public final class OfferDesk {
             });
             OfferWatch.Due due = found[0];
             if (due != null) {
-                try {
-                    sent.add(store.update(passOn(keys, Long.toString(due.token()), "", "", "", true), -1)
-                            .toCompletableFuture());
-                } catch (RuntimeException e) {
-                    sent.add(CompletableFuture.failedFuture(e));
-                }
+                CompletableFuture<Long> withdrawn = new CompletableFuture<>();
+                withdraw(keys, due.token(), withdrawn);
+                sent.add(withdrawn);
             }
         }
         return sent;
+    }
+
+    private void withdraw(LockKeys keys, long token, CompletableFuture<Long> withdrawn) {
+        try {
+            store.update(passOn(keys, Long.toString(token), "", "", "", true), -1).whenComplete((answer, failure) -> {
+                if (failure != null) {
+                    withdrawn.completeExceptionally(failure);
+                } else if (answer <= TOO_EARLY) {
+                    long waitMillis = TOO_EARLY - answer + 1;
+                    if (!schedule(keys, () -> withdraw(keys, token, withdrawn), TimeUnit.MILLISECONDS.toNanos(waitMillis))) {
+                        withdrawn.complete(answer);
+                    }
+                } else {
+                    withdrawn.complete(answer);
+                }
+            });
+        } catch (RuntimeException e) {
+            withdrawn.completeExceptionally(e);
+        }
     }
 
     private void send(LockKeys keys, ScriptCall call, String why) {
@@ -245,9 +272,16 @@ public final class OfferDesk {
 
     private ScriptCall passOn(LockKeys keys, String token, String number, String target, String onlyIfGone,
                               boolean withdraw) {
-        return LockScript.call(keys.isReadWrite() ? "rw-pass-offer" : "pass-offer").key("lock", keys.lock())
-                .key("channel", keys.channel()).arg("token", token).arg("number", number).arg("offered-to", target)
+        if (keys.isReadWrite()) {
+            return LockScript.call("rw-pass-offer").key("lock", keys.lock()).key("channel", keys.channel())
+                    .arg("token", token).arg("number", number).arg("offered-to", target).arg("publish", keys.publish())
+                    .arg("reserve", reserveMillis).arg("only-if-gone", onlyIfGone).arg("now", System.currentTimeMillis())
+                    .flag("withdraw", withdraw).integer();
+        }
+        return LockScript.call("pass-offer").key("lock", keys.lock()).key("channel", keys.channel())
+                .key("fence", keys.fence()).arg("token", token).arg("number", number).arg("offered-to", target)
                 .arg("publish", keys.publish()).arg("reserve", reserveMillis).arg("only-if-gone", onlyIfGone)
-                .arg("now", System.currentTimeMillis()).flag("withdraw", withdraw).integer();
+                .arg("now", System.currentTimeMillis()).arg("patience", watchMillis).flag("withdraw", withdraw)
+                .arg("fence-life", fenceLifeMillis).integer();
     }
 }

@@ -12,10 +12,17 @@ import java.util.concurrent.locks.ReentrantLock;
  * watches until it is taken. The seat is guarded by the mutex of the lock's
  * {@code LocalContention}; offers arrive on the process's own channel. An offer that no thread
  * here wants is passed on at once ({@link OfferDesk#decline}).
+ *
+ * <p>A grant (an offer that carries the taking waiter's fencing token) may be trusted on hearing
+ * it, before Redis confirms it ({@link #trustHeardGrant}, {@link GrantTrust}).
  */
 public final class ProcessRing {
     /** No offer. */
     private static final long NONE = -1;
+    /** {@link #heardGrant()} when there is none. */
+    public static final long NO_GRANT = OfferMessage.NO_GRANT;
+    /** {@link #trustHeardGrant} when the grant cannot be trusted. */
+    public static final long UNTRUSTED = Long.MIN_VALUE;
 
     private final ReentrantLock mutex;
     private final LockKeys keys;
@@ -24,6 +31,9 @@ public final class ProcessRing {
     private boolean inRing;
     private long heardToken = NONE;
     private long heardNumber;
+    private final GrantTrust grant;
+    private long trustedToken = NONE;
+    private long trustedNumber;
     private long messages; // offers heard and calls to ask again: an answer sent before one is stale
     private long watchedToken = NONE;
 
@@ -32,6 +42,14 @@ public final class ProcessRing {
         this.keys = keys;
         this.desk = desk;
         this.managerId = managerId;
+        this.grant = new GrantTrust(mutex);
+    }
+
+    /**
+     * @return what this process may trust of grants of the lock, and the attempts it has under way
+     */
+    public GrantTrust grants() {
+        return grant;
     }
 
     /**
@@ -74,13 +92,62 @@ public final class ProcessRing {
         try {
             if (granted) {
                 inRing = false;
-                heardToken = NONE;
+                forgetHeardOffer();
                 watchedToken = NONE;
             } else if (messages == heardBefore) {
                 inRing = joined;
-                heardToken = NONE;
+                forgetHeardOffer();
             } else {
                 inRing = false;
+            }
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * @return the fencing token of the grant heard and not taken yet, for the first waiter's own
+     *         attempt to take ({@code take-grant}), or {@link #NO_GRANT}
+     */
+    public long heardGrant() {
+        mutex.lock();
+        try {
+            return grant.grant();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * Decides whether the waiter claimed for the grant just heard may hold the lock now, before
+     * Redis confirms it ({@link GrantTrust}); a grant trusted is taken as far as this seat is
+     * concerned, and never declined. The caller holds the mutex.
+     *
+     * @param nowNanos now, on the lease keeper's clock
+     * @return until when, on that clock, nobody else can be given the lock, or {@link #UNTRUSTED}:
+     *         the waiter then holds the lock only once Redis confirmed it
+     */
+    public long trustHeardGrant(long nowNanos) {
+        long until = grant.trust(nowNanos);
+        if (until != UNTRUSTED) {
+            trustedToken = heardToken;
+            trustedNumber = heardNumber;
+            inRing = false;
+            forgetHeardOffer();
+        }
+        return until;
+    }
+
+    /**
+     * Passes on the grant last trusted ({@link #trustHeardGrant}) whose confirmation Redis
+     * refused or did not answer: the waiter lost the lock, and a grant still standing would keep
+     * it from everyone until the releaser's watch. Redis leaves a grant that was taken alone.
+     */
+    public void declineTrustedGrant() {
+        mutex.lock();
+        try {
+            if (trustedToken != NONE) {
+                desk.decline(keys, managerId, trustedToken, trustedNumber);
             }
         } finally {
             mutex.unlock();
@@ -201,7 +268,7 @@ public final class ProcessRing {
             noteAskAgain();
             return Heard.UNREADABLE;
         }
-        heard(offer.get().token(), offer.get().number());
+        heard(offer.get());
         if (!anyoneWaits) {
             decline();
             return Heard.PASSED_ON;
@@ -209,9 +276,11 @@ public final class ProcessRing {
         return Heard.TAKE;
     }
 
-    private void heard(long token, long number) {
+    private void heard(OfferMessage offer) {
+        long token = offer.token();
         heardToken = token;
-        heardNumber = number;
+        heardNumber = offer.number();
+        grant.heard(offer);
         messages++;
         if (token != watchedToken) {
             // The lock went round the ring since this process offered it: its own offer was taken.
@@ -233,6 +302,11 @@ public final class ProcessRing {
 
     private void leaveSeat() {
         inRing = false;
+        forgetHeardOffer();
+    }
+
+    private void forgetHeardOffer() {
         heardToken = NONE;
+        grant.forget();
     }
 }
