@@ -62,7 +62,8 @@ end
 -- ARGV[5] fence-life: the fencing counter's lifetime, ms
 -- ARGV[6] join-ring: '1' to join the ring when the lock is taken, 'g' to join it and take a grant
 --     to the owner's process (no thread there holds it on the grant's word, and none will while
---     this request is under way), '' to ask for '*' instead
+--     this request is under way), 't' to take such a grant without joining, '' to ask for '*'
+--     instead of joining
 -- returns {1, fencing token} when acquired, {0, remaining lease ms} when another owner holds it or
 -- it is offered (to another process, or granted to this one: see take-grant), or {0, remaining
 -- lease ms, 1, the token this attempt spent} when the owner's process is in the ring: every grant
@@ -89,12 +90,12 @@ function ops.acquire()
     local manager = manager_of(owner)
     -- An offer with a grant (a thread field) is taken only by take-grant, or by a request whose
     -- process says that no waiter of it holds the grant on its word.
-    if mark == 'r' and holder == manager and (thread == '' or ARGV[6] == 'g') then
+    if mark == 'r' and holder == manager and (thread == '' or ARGV[6] == 'g' or ARGV[6] == 't') then
         redis.call('set', KEYS[1], exclusive_value(ring == '' and '-' or 'W', owner, token, '1', ARGV[3], ring, ARGV[4]),
             'px', lease)
         return {1, token}
     end
-    if ARGV[6] ~= '' and (mark == '-' or mark == 'w' or mark == 'W' or mark == 'r')
+    if (ARGV[6] == '1' or ARGV[6] == 'g') and (mark == '-' or mark == 'w' or mark == 'W' or mark == 'r')
             and not same_manager(current, owner) then
         local joined = join_ring(ring, manager)
         local wanted = mark == 'r' and 'r' or 'W'

@@ -154,6 +154,38 @@ class GrantHandOffTest {
         assertNothingLeft();
     }
 
+    /**
+     * B's thread waited for a lock and gave up, so B stays in its ring while its subscription
+     * lingers; A's release grants the lock to B, with nobody there waiting. B's decline is refused
+     * (Redis never sees it), so the grant stands when a multi-lock of B tries that lock and another
+     * at once: its attempt, which joins no ring, takes the grant to its own process instead of
+     * being told that the lock is taken.
+     */
+    @Test
+    void aMultiLocksAttemptTakesAGrantToItsProcessThatNobodyThereWaitedFor() throws Exception {
+        try (FaultProxy proxy = FaultProxy.inFrontOf(redis.node(), SCRIPT_LABELS::get, channel -> channel);
+             LockManager a = manager(redis.uri());
+             LockManager b = manager(proxy.uri())) {
+            DistributedLock held = a.getLock("parts-a");
+            held.lock();
+            assertThat(b.getLock("parts-a").tryLock(200, TimeUnit.MILLISECONDS)).as("B waited and gave up").isFalse();
+            awaitRingOf("parts-a");
+
+            proxy.arm(Fault.errorReply("EVALSHA pass-offer", 1,
+                    "NOPERM this user has no permissions to access one of the keys used as arguments"));
+            held.unlock();
+            Await.until("B declined the grant, and Redis never saw it", Duration.ofSeconds(10),
+                    () -> proxy.fired() != null);
+            assertThat(String.valueOf(redis.node().command("GET", "locksmith:{parts-a}"))).as("granted to B")
+                    .startsWith("r");
+
+            DistributedLock parts = b.getMultiLock(b.getLock("parts-a"), b.getLock("parts-b"));
+            assertThat(parts.tryLock()).as("B's multi-lock took both parts at once").isTrue();
+            parts.unlock();
+        }
+        assertNothingLeft();
+    }
+
     /** A's hold, B's thread waiting first in the ring (it releases as soon as it holds), C's second. */
     private record Waiters(DistributedLock held, CompletableFuture<Void> bDone, CompletableFuture<Long> cHolds) {
     }

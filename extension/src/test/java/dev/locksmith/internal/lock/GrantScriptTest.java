@@ -87,6 +87,27 @@ class GrantScriptTest {
         assertThat(scripts.redis().get(keys.lock())).as("changed nothing").isEqualTo(held);
     }
 
+    /**
+     * A multi-lock's attempt at every part at once joins no ring, yet its process may be granted
+     * one of the parts (its thread waited for that part before): the attempt takes the grant when
+     * it says so ({@code t}), and otherwise is told that the lock is taken, and joins nothing.
+     */
+    @Test
+    void anAttemptThatJoinsNoRingTakesAGrantToItsProcessWhenItSaysSo() throws Exception {
+        grantToSecond();
+
+        assertThat(scripts.acquire(keys, SECOND_OTHER_THREAD, false).get(0)).as("a plain attempt of that process")
+                .isZero();
+        assertThat(scripts.acquireTakingGrant(keys, THIRD, false)).as("'t' of another process: busy, outside the ring")
+                .hasSize(2).first().isEqualTo(0L);
+        assertThat(scripts.redis().get(keys.lock())).as("still granted, the ring unchanged")
+                .startsWith("rsecond-process:|").contains("|,third-process:,|");
+
+        List<Long> taken = scripts.acquireTakingGrant(keys, SECOND_OTHER_THREAD, false);
+        assertThat(taken.get(0)).as("'t' of the process granted takes it").isOne();
+        assertThat(scripts.redis().get(keys.lock())).startsWith("W" + SECOND_OTHER_THREAD + "|" + taken.get(1) + "|1|");
+    }
+
     @Test
     void nobodyButTheProcessGrantedPassesTheGrantOnBeforeItsPatienceRanOut() throws Exception {
         OfferMessage grant = grantToSecond();

@@ -60,8 +60,17 @@ final class ScriptClient implements AutoCloseable {
      *         a grant to the owner's process (its process holds none on the grant's word)
      */
     List<Long> acquireTakingGrant(LockKeys keys, String owner) throws Exception {
+        return acquireTakingGrant(keys, owner, true);
+    }
+
+    /**
+     * @param joinsRing whether the owner's process joins the ring when the lock is taken
+     * @return what {@link #acquire(LockKeys, String, boolean)} returns, taking a grant to the
+     *         owner's process (its process holds none on the grant's word)
+     */
+    List<Long> acquireTakingGrant(LockKeys keys, String owner, boolean joinsRing) throws Exception {
         return run(ExclusiveKind.INSTANCE.acquisition(keys,
-                new AcquireRequest(owner, 30_000, System.currentTimeMillis(), "t", 86_400_000, true, true)));
+                new AcquireRequest(owner, 30_000, System.currentTimeMillis(), "t", 86_400_000, joinsRing, true)));
     }
 
     /**

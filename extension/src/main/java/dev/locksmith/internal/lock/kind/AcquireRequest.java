@@ -27,9 +27,14 @@ public record AcquireRequest(String owner, long leaseMillis, long sinceMillis, S
 
     /**
      * @return the acquisition's {@code join-ring} argument: {@code g} to join the ring and take a
-     *         grant to this process, {@code 1} to join it only, empty to ask to be woken instead
+     *         grant to this process, {@code 1} to join it only, {@code t} to take a grant without
+     *         joining (a multi-lock's attempt at every part at once), empty to do neither and ask
+     *         to be woken instead
      */
     public String ringArgument() {
-        return !joinsRing ? "" : takesGrant ? "g" : "1";
+        if (joinsRing) {
+            return takesGrant ? "g" : "1";
+        }
+        return takesGrant ? "t" : "";
     }
 }
