@@ -2,7 +2,6 @@ package dev.locksmith.internal.lease;
 
 import dev.locksmith.internal.observe.LockObserver;
 import dev.locksmith.LockException;
-import dev.locksmith.internal.redis.ScriptCall;
 import dev.locksmith.internal.store.LockStore;
 import dev.locksmith.internal.store.RedisReplies;
 import java.lang.System.Logger;
@@ -14,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -292,22 +290,6 @@ public final class LeaseKeeper implements AutoCloseable {
         return true;
     }
 
-    /**
-     * A release sent before a grant's confirmation could run before it (a confirmation Redis
-     * answered {@code NOSCRIPT} is sent again), leaving the lock taken for a lease by a closed manager.
-     */
-    private void awaitConfirmationAtClose(Hold hold) {
-        if (hold.confirmation().isDone()) {
-            return;
-        }
-        try {
-            replies.await(hold.confirmation(), "Confirming the grant of the " + hold.description());
-        } catch (LockException e) {
-            LOG.log(Level.WARNING, "Closing: the confirmation of the " + hold + " did not come; releasing it all the"
-                    + " same, or it expires with its lease", e);
-        }
-    }
-
     private void lose(Hold hold, String why, Throwable failure) {
         if (renewed.remove(hold) || !hold.isLost()) {
             hold.markLost();
@@ -328,27 +310,6 @@ public final class LeaseKeeper implements AutoCloseable {
         closed = true;
         List<Hold> left = holds.all();
         renewed.clear();
-        for (Hold hold : left) {
-            awaitConfirmationAtClose(hold);
-        }
-        Map<Hold, CompletionStage<Long>> releases = new LinkedHashMap<>();
-        for (Hold hold : left) {
-            ScriptCall release = HoldCalls.releaseAll(hold.keys(), hold.field(), hold.expiryField());
-            try {
-                releases.put(hold, store.everywhere(release));
-            } catch (RuntimeException e) {
-                releases.put(hold, CompletableFuture.failedFuture(e));
-            }
-        }
-        for (Map.Entry<Hold, CompletionStage<Long>> release : releases.entrySet()) {
-            try {
-                replies.await(release.getValue(), "Releasing the " + release.getKey() + " on close");
-            } catch (LockException e) {
-                LOG.log(Level.WARNING, "Could not release the " + release.getKey() + " on close; it expires with its"
-                        + " lease", e);
-            }
-            holds.remove(release.getKey());
-            release.getKey().observeEnd();
-        }
+        new ReleaseAtClose(store, replies, holds).release(left);
     }
 }
