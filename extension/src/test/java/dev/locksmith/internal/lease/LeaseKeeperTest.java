@@ -37,6 +37,8 @@ import org.junit.jupiter.api.Test;
  */
 class LeaseKeeperTest {
     private static final Duration LEASE = Duration.ofSeconds(3);
+    /** What a stalled call waits out; long enough for a connection's handshake on a loaded machine (200 ms was not). */
+    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(1);
 
     private final ManualScheduler ticks = new ManualScheduler();
     private final AtomicLong clock = new AtomicLong();
@@ -52,8 +54,8 @@ class LeaseKeeperTest {
         proxy = StallingProxy.inFrontOf(server);
         resources = RedisResources.create(null);
         store = LockStore.connectDeployment(resources, RedisMode.STANDALONE, List.of(RedisURI.create(proxy.uri())),
-                Duration.ofMillis(200));
-        leases = new LeaseKeeper(store, new RedisReplies(Duration.ofMillis(200), LockObserver.NONE), ticks, clock::get,
+                COMMAND_TIMEOUT);
+        leases = new LeaseKeeper(store, new RedisReplies(COMMAND_TIMEOUT, LockObserver.NONE), ticks, clock::get,
                 LEASE, LockObserver.NONE);
     }
 
