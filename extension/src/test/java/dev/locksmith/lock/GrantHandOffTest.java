@@ -69,7 +69,7 @@ class GrantHandOffTest {
             CompletableFuture<Long> bHolds = new CompletableFuture<>();
             CompletableFuture<Void> bDone = CompletableFuture.runAsync(() -> holdUntil(b.getLock("granted"), bHolds,
                     release), threadOfB);
-            awaitRingOf("granted");
+            awaitAsleepInRing(b, "granted");
 
             proxy.clearTrace();
             proxy.arm(Fault.noAnswer("EVALSHA take-grant", 1, HELD_BACK));
@@ -77,7 +77,8 @@ class GrantHandOffTest {
 
             long token = bHolds.get(10, TimeUnit.SECONDS);
             long holdingAt = System.nanoTime();
-            Traced confirmation = proxy.fired();
+            // B held the lock without waiting for Redis: the proxy may read B's confirmation a little later.
+            Traced confirmation = proxy.awaitFired(Duration.ofSeconds(5));
             assertThat(confirmation).as("B sent its grant's confirmation").isNotNull();
             assertThat(holdingAt - confirmation.nanoTime()).as("B held the lock while Redis's answer was held back")
                     .isLessThan(HELD_BACK.toNanos());
@@ -198,7 +199,7 @@ class GrantHandOffTest {
         DistributedLock held = a.getLock(name);
         held.lock();
         CompletableFuture<Void> bDone = CompletableFuture.runAsync(() -> lockAndUnlock(b.getLock(name)), threadOfB);
-        awaitRingOf(name);
+        awaitAsleepInRing(b, name);
         CompletableFuture<Long> cHolds = CompletableFuture.supplyAsync(() -> lockAndUnlock(c.getLock(name)), threadOfC);
         Await.until("C waits second in the ring", Duration.ofSeconds(10),
                 () -> String.valueOf(redis.node().command("GET", "locksmith:{" + name + "}"))
@@ -239,7 +240,7 @@ class GrantHandOffTest {
             CountDownLatch cReleases = new CountDownLatch(1);
             CompletableFuture<Void> bDone = CompletableFuture.runAsync(() -> holdExclusively(b.getLock("refused"),
                     "B", holder, violations, new CountDownLatch(0)), threadOfB);
-            awaitRingOf("refused");
+            awaitAsleepInRing(b, "refused");
             CompletableFuture<Void> cDone = CompletableFuture.runAsync(() -> holdExclusively(c.getLock("refused"),
                     "C", holder, violations, cReleases), threadOfC);
             Await.until("C waits second in the ring", Duration.ofSeconds(10),
@@ -314,6 +315,17 @@ class GrantHandOffTest {
 
     private static List<String> commandsOf(FaultProxy proxy) {
         return proxy.trace().stream().filter(entry -> !entry.push()).map(Traced::signature).toList();
+    }
+
+    /**
+     * Until B's process is in the ring and its waiting thread sleeps, so that the grant reaches a
+     * sleeping waiter, which holds the lock on hearing it: a waiter still settling the attempt that
+     * joined the ring asks Redis itself, and holds the lock only once Redis answers.
+     */
+    private static void awaitAsleepInRing(LockManager b, String name) {
+        awaitRingOf(name);
+        Await.until("B's waiter sleeps", Duration.ofSeconds(10),
+                () -> ((DefaultLockManager) b).sleepingWaiters(name).inLine() > 0);
     }
 
     private static void awaitRingOf(String name) {
