@@ -150,6 +150,9 @@ public final class JavaProcess implements AutoCloseable {
 
     /**
      * Sends the JVM a signal, such as {@code STOP} (frozen, its connections stay open) or {@code CONT}.
+     * {@code STOP} returns once every thread of the JVM has stopped (where {@code /proc} tells): a
+     * thread that runs on for a moment after {@code kill} returns could still answer what the test
+     * sends next.
      */
     public void signal(String signal) {
         try {
@@ -162,6 +165,10 @@ public final class JavaProcess implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError("interrupted", e);
+        }
+        if (signal.equals("STOP")) {
+            Await.until("every thread of JVM " + process.pid() + " stopped", Duration.ofSeconds(10),
+                    () -> ThreadStates.allStopped(process.pid()));
         }
     }
 
