@@ -32,7 +32,6 @@ import java.util.function.LongSupplier;
  */
 public final class LeaseKeeper implements AutoCloseable {
     private static final Logger LOG = System.getLogger(LeaseKeeper.class.getName());
-    private static final int MAX_KEYS_PER_CALL = 256;
 
     private final HoldTable holds = new HoldTable();
     private final Set<Hold> renewed = ConcurrentHashMap.newKeySet();
@@ -178,7 +177,7 @@ public final class LeaseKeeper implements AutoCloseable {
         }
         long sentAt = now();
         Map<List<Hold>, CompletionStage<List<Long>>> answers = new LinkedHashMap<>();
-        for (List<Hold> batch : batches(alive)) {
+        for (List<Hold> batch : RenewalBatches.of(alive, store::partitionOf)) {
             answers.put(batch, store.renew(HoldCalls.renewal(batch, batch.get(0).leaseMillis())));
         }
         for (Map.Entry<List<Hold>, CompletionStage<List<Long>>> answer : answers.entrySet()) {
@@ -197,7 +196,7 @@ public final class LeaseKeeper implements AutoCloseable {
                 return;
             }
             long sentAt = now();
-            for (List<Hold> batch : batches(due)) {
+            for (List<Hold> batch : RenewalBatches.of(due, store::partitionOf)) {
                 store.renew(HoldCalls.renewal(batch, watchdogLeaseMillis)).whenComplete((confirmed, failure) -> {
                     if (failure == null) {
                         apply(batch, confirmed, sentAt);
@@ -210,25 +209,6 @@ public final class LeaseKeeper implements AutoCloseable {
             // A thrown exception would cancel the periodic task, and with it every future renewal.
             LOG.log(Level.WARNING, "Lease renewal could not be sent; retrying on the next tick", e);
         }
-    }
-
-    /**
-     * Groups holds into calls: one server (or cluster slot) and one lease per call, at most
-     * {@link #MAX_KEYS_PER_CALL} keys each, so no call blocks Redis for long.
-     */
-    private List<List<Hold>> batches(List<Hold> toRenew) {
-        Map<List<Long>, List<Hold>> groups = new LinkedHashMap<>();
-        for (Hold hold : toRenew) {
-            List<Long> group = List.of((long) store.partitionOf(hold.keys().lock()), hold.leaseMillis());
-            groups.computeIfAbsent(group, key -> new ArrayList<>()).add(hold);
-        }
-        List<List<Hold>> batches = new ArrayList<>();
-        for (List<Hold> group : groups.values()) {
-            for (int from = 0; from < group.size(); from += MAX_KEYS_PER_CALL) {
-                batches.add(group.subList(from, Math.min(group.size(), from + MAX_KEYS_PER_CALL)));
-            }
-        }
-        return batches;
     }
 
     /**
