@@ -2,12 +2,10 @@ package dev.locksmith.internal.lock;
 
 import dev.locksmith.LockException;
 import dev.locksmith.internal.lease.Hold;
-import dev.locksmith.internal.lock.kind.AcquireRequest;
 import dev.locksmith.internal.lock.local.Deadline;
 import dev.locksmith.internal.lock.local.HandOver;
 import dev.locksmith.internal.lock.local.LocalContention;
 import dev.locksmith.internal.lock.local.Waiting;
-import dev.locksmith.internal.lock.ring.GrantTrust;
 import dev.locksmith.internal.lock.ring.OfferAttempt;
 import dev.locksmith.internal.lock.ring.ProcessRing;
 import dev.locksmith.internal.redis.ScriptCall;
@@ -19,10 +17,10 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 /**
- * How a thread that holds nothing of a lock yet gets it: attempts in Redis, and between them the
- * wait of the lock's kind ({@link WaitStrategy}), which never polls. When no thread here wants
- * or holds the lock, it asks Redis once before setting up any waiting. One instance serves one
- * call, on the calling thread.
+ * How a thread that holds nothing of a lock yet gets it: attempts in Redis ({@link HoldRequests}),
+ * and between them the wait of the lock's kind ({@link WaitStrategy}), which never polls. When no
+ * thread here wants or holds the lock, it asks Redis once before setting up any waiting. One
+ * instance serves one call, on the calling thread.
  */
 final class Acquisition {
     private static final Logger LOG = System.getLogger(Acquisition.class.getName());
@@ -32,16 +30,10 @@ final class Acquisition {
     private final LockContext context;
     private final String owner;
     private final long lease;
-    private final boolean watchdog;
     private final String threadName;
-    private final HoldGrant grants;
-    private long uncertainSince = HandOver.NONE;
-    private Hold granted;
-    private long sentAt;
+    private final HoldRequests requests;
     private boolean joinsRing;
     private long grantToTake = ProcessRing.NO_GRANT;
-    private boolean takesGrant;
-    private GrantTrust attemptRing;
 
     /**
      * @param owner    who acquires
@@ -53,9 +45,8 @@ final class Acquisition {
         this.context = lock.context();
         this.owner = owner;
         this.lease = lease;
-        this.watchdog = watchdog;
         this.threadName = currentThreadName();
-        this.grants = new HoldGrant(lock, owner, lease, watchdog);
+        this.requests = new HoldRequests(lock, owner, lease, watchdog, threadName);
     }
 
     /**
@@ -70,7 +61,7 @@ final class Acquisition {
             // Nobody here wants or holds the lock: ask Redis before setting up any waiting.
             Attempts attempts = attempts(deadline);
             if (!(attempts.run(this::attempt) instanceof AcquireReply.Busy busy)) {
-                return granted;
+                return granted();
             }
             firstAnswer = busy;
             if (deadline.hasPassed()) {
@@ -143,13 +134,10 @@ final class Acquisition {
     }
 
     /**
-     * Says that a hand-over to this waiter may have passed it the lock although no answer said so:
-     * a hold it now finds in Redis may date from then.
-     *
-     * @param since when that hand-over was sent, or {@link HandOver#NONE}
+     * @see HoldRequests#mayAlreadyHoldSince
      */
     void mayAlreadyHoldSince(long since) {
-        uncertainSince = since;
+        requests.mayAlreadyHoldSince(since);
     }
 
     /**
@@ -191,7 +179,7 @@ final class Acquisition {
             grantToTake = ProcessRing.NO_GRANT;
         }
         if (answer instanceof AcquireReply.Busy busy && busy.spentToken() != AcquireReply.Busy.NO_TOKEN) {
-            ring.grants().joinedRing(sentAt, busy.spentToken());
+            ring.grants().joinedRing(requests.sentAt(), busy.spentToken());
         }
         ring.attempted(heardBefore, answer instanceof AcquireReply.Granted, answer.inRing());
         return answer;
@@ -204,25 +192,7 @@ final class Acquisition {
      * @return the pending answer, for {@link #settle}
      */
     CompletionStage<List<Long>> send() {
-        sentAt = context.leases().now();
-        // While it is under way, this process trusts no grant of the lock, so it may take one itself.
-        LocalContention contention = context.contention().contending(lock.keys().channel());
-        attemptRing = contention == null ? null : contention.ring().grants();
-        takesGrant = attemptRing != null && attemptRing.beginAttempt();
-        try {
-            return sendRequest(joinsRing, grantToTake);
-        } catch (RuntimeException | Error e) {
-            endAttempt();
-            throw e;
-        }
-    }
-
-    private void endAttempt() {
-        if (attemptRing != null) {
-            attemptRing.endAttempt();
-            attemptRing = null;
-        }
-        takesGrant = false;
+        return requests.send(joinsRing, grantToTake);
     }
 
     /**
@@ -234,15 +204,7 @@ final class Acquisition {
      * @param grant the grant's fencing token, or {@link ProcessRing#NO_GRANT} for an offer without one
      */
     CompletionStage<List<Long>> sendOnOffer(long grant) {
-        return sendRequest(lock.offersToOtherProcesses(), grant);
-    }
-
-    private CompletionStage<List<Long>> sendRequest(boolean joiningRing, long grant) {
-        AcquireRequest request = new AcquireRequest(owner, lease, System.currentTimeMillis(), threadName,
-                lock.counterLifetimeMillis(), joiningRing, takesGrant);
-        ScriptCall call = grant == ProcessRing.NO_GRANT ? lock.kind().acquisition(lock.keys(), request)
-                : lock.kind().takeGrant(lock.keys(), request, grant);
-        return context.store().acquire(call, grants.dropCall(), lease);
+        return requests.sendOnOffer(lock.offersToOtherProcesses(), grant);
     }
 
     /**
@@ -252,70 +214,28 @@ final class Acquisition {
      *                       taken back once the attempt's last command is answered
      */
     AcquireReply settle(CompletionStage<List<Long>> pending) {
-        try {
-            AcquireReply answer;
-            try {
-                answer = AcquireReply.read(context.replies().await(pending, "Acquiring ", lock.description()));
-            } catch (LockException e) {
-                // After the attempt's own last command (a NOSCRIPT retry included), never before it:
-                // a drop that overtook a late attempt would leave that attempt's grant behind.
-                pending.whenComplete((ignored, failure) -> grants.dropNow());
-                throw e;
-            }
-            if (answer instanceof AcquireReply.Granted granted) {
-                if (attemptRing != null) {
-                    // A grant to this process that this attempt took ('g') is stale from now on,
-                    // however late its message comes: every grant standing later is newer.
-                    attemptRing.joinedRing(sentAt, granted.fencingToken());
-                }
-                grant(granted.fencingToken(), sentAt);
-            }
-            return answer;
-        } finally {
-            endAttempt(); // once its hold is recorded: until then a grant heard is not trusted
-        }
+        return requests.settle(pending);
     }
 
     /**
-     * @return the hold the last settled attempt got, or null
+     * @return the hold the last settled attempt or hand-over gave, or null
      */
     Hold granted() {
-        return granted;
+        return requests.granted();
     }
 
     /**
-     * Records the hold a release here, or a grant to this process, handed this waiter. A grant
-     * trusted before Redis confirmed it ({@link HandOver#confirmation()}) holds until the grant's
-     * patience runs out, and then as long as its confirmation says; one whose confirmation was
-     * answered before this waiter took it is taken only if Redis confirmed it.
-     *
-     * @return the hold, or null when the grant's confirmation was refused or failed first: the
-     *         waiter asks Redis (where it finds its hold, should an unanswered confirmation have
-     *         given it one)
+     * @see HoldRequests#recordHandOver
      */
     Hold grantHandOver(HandOver me) {
-        if (me.confirmation() == null) {
-            return grant(me.token(), me.sentAt());
-        }
-        HoldGrant.Confirmation confirmation = grants.confirmationOf(me);
-        if (confirmation == HoldGrant.Confirmation.PENDING) {
-            granted = grants.recordTrusted(me.token(), me.sentAt(), me.trustedUntil(), me.confirmation());
-            return granted;
-        }
-        if (confirmation == HoldGrant.Confirmation.UNKNOWN) {
-            mayAlreadyHoldSince(me.sentAt());
-        }
-        return confirmation == HoldGrant.Confirmation.CONFIRMED ? grant(me.token(), me.sentAt()) : null;
+        return requests.recordHandOver(me);
     }
 
     /**
-     * Gives back a lock a release here handed this waiter after it stopped waiting (an error on
-     * its own path): nobody here would otherwise release it before its lease ran out.
+     * @see HoldRequests#giveBackHandOver
      */
     void giveBackHandOver(HandOver me) {
-        LOG.log(Level.WARNING, "A thread stopped waiting for the " + lock.description() + " while a release handed"
-                + " it the lock (fencing token " + me.token() + "); releasing it again");
-        grants.dropNow();
+        requests.giveBackHandOver(me);
     }
 
     /**
@@ -335,18 +255,6 @@ final class Acquisition {
             LOG.log(Level.WARNING, "Could not withdraw from waiting for " + lock.description() + "; the mark lapses"
                     + " within one lease", e);
         }
-    }
-
-    /**
-     * Records a hold Redis granted ({@link HoldGrant}). Its lease counts from when the request that
-     * got it was sent, or from an earlier hand-over of unknown outcome.
-     *
-     * @param sentAt when the request that got it was sent, on the lease keeper's clock
-     */
-    private Hold grant(long fencingToken, long sentAt) {
-        long since = uncertainSince == HandOver.NONE ? sentAt : Math.min(sentAt, uncertainSince);
-        granted = grants.record(fencingToken, since);
-        return granted;
     }
 
     /**
