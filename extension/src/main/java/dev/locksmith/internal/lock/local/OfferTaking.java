@@ -1,6 +1,7 @@
 package dev.locksmith.internal.lock.local;
 
 import dev.locksmith.internal.lock.kind.LockKeys;
+import dev.locksmith.internal.lock.ring.OfferOutcome;
 import dev.locksmith.internal.lock.ring.ProcessRing;
 import dev.locksmith.internal.wire.AcquireReply;
 import java.lang.System.Logger;
@@ -55,12 +56,12 @@ final class OfferTaking {
         long trustedUntil;
         mutex.lock();
         try {
-            ProcessRing.Heard outcome = ring.offered(message, !line.isEmpty() && state.isOpen());
-            if (outcome == ProcessRing.Heard.PASSED_ON) {
+            OfferOutcome outcome = ring.offered(message, !line.isEmpty() && state.isOpen());
+            if (outcome == OfferOutcome.PASSED_ON) {
                 return;
             }
             wakeUps.heardOffer();
-            taker = outcome == ProcessRing.Heard.TAKE && state.isOpen() ? line.claimFirstForOffer(clock.getAsLong())
+            taker = outcome == OfferOutcome.TAKE && state.isOpen() ? line.claimFirstForOffer(clock.getAsLong())
                     : null;
             if (taker == null) {
                 line.signalFirst(); // unreadable, or nobody asleep to claim: the first waiter asks

@@ -242,38 +242,26 @@ public final class ProcessRing {
     }
 
     /**
-     * What this process does with an offer it heard ({@link #offered}).
-     */
-    public enum Heard {
-        /** The first waiter should take it. */
-        TAKE,
-        /** Nothing here waits any more: it was passed on. */
-        PASSED_ON,
-        /** Another version wrote it: the first waiter asks Redis, as after any wake-up. */
-        UNREADABLE
-    }
-
-    /**
      * An offer arrived; the caller holds the mutex.
      *
      * @param anyoneWaits whether a thread here waits for the lock
      * @return whether the first waiter takes it, it was passed on, or it could not be read
      */
-    public Heard offered(String message, boolean anyoneWaits) {
+    public OfferOutcome offered(String message, boolean anyoneWaits) {
         Optional<OfferMessage> offer = OfferMessage.parse(message);
         if (offer.isEmpty()) {
             // As after a wake-up for everyone: the first waiter's attempt takes a lock offered to
             // this process all the same; with nobody waiting, the releaser's watch passes it on.
             desk.unreadableOffer(keys, message);
             noteAskAgain();
-            return Heard.UNREADABLE;
+            return OfferOutcome.UNREADABLE;
         }
         heard(offer.get());
         if (!anyoneWaits) {
             decline();
-            return Heard.PASSED_ON;
+            return OfferOutcome.PASSED_ON;
         }
-        return Heard.TAKE;
+        return OfferOutcome.TAKE;
     }
 
     private void heard(OfferMessage offer) {
