@@ -32,14 +32,14 @@ final class LineWaiting implements WaitStrategy {
     @Override
     public Hold await(Acquisition acquisition, LocalContention contention, AcquireReply.Busy firstAnswer,
                       Deadline deadline, Waiting waiting) throws InterruptedException {
-        HandOver me = contention.join(acquisition.owner(), acquisition.leaseMillis(), acquisition.threadName(),
+        HandOver me = contention.waits().join(acquisition.owner(), acquisition.leaseMillis(), acquisition.threadName(),
                 acquisition::sendOnOffer);
         Hold hold = null;
         try {
             hold = contend(acquisition, contention, me, firstAnswer, deadline, waiting);
             return hold;
         } finally {
-            if (contention.leave(me)) {
+            if (contention.waits().leave(me)) {
                 acquisition.giveBackHandOver(me);
             }
             if (hold == null) {
@@ -58,14 +58,14 @@ final class LineWaiting implements WaitStrategy {
         // Until the lease of the last holder Redis named runs out; before any answer (this process
         // stayed in the ring after its own release), until a lease of this owner's length.
         long askAgainAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(acquisition.leaseMillis());
-        Turn turn = contention.awaitTurn(me, deadline, waiting);
+        Turn turn = contention.waits().awaitTurn(me, deadline, waiting);
         while (true) {
             if (turn == Turn.HANDED) {
                 Hold handed = null;
                 try {
                     handed = acquisition.grantHandOver(me);
                 } finally {
-                    contention.handOverTaken(me, handed != null);
+                    contention.waits().handOverTaken(me, handed != null);
                 }
                 if (handed != null) {
                     return handed;
@@ -123,7 +123,7 @@ final class LineWaiting implements WaitStrategy {
                 return attempts.endOfWait();
             }
             waiting.checkInterrupt();
-            turn = contention.awaitWakeUp(me, seen, acquisition.waitNanos(deadline, busyForMillis), waiting);
+            turn = contention.waits().awaitWakeUp(me, seen, acquisition.waitNanos(deadline, busyForMillis), waiting);
             woken = contention.wakeUps().count() != seen;
         }
     }

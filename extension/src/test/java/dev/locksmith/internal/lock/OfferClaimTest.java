@@ -55,7 +55,7 @@ class OfferClaimTest {
 
     @Test
     void aSleepingWaiterWakesHoldingTheLockItsProcessWasOffered() throws Exception {
-        HandOver me = contention.join("manager-a:1", 30_000, "worker", this::attempt);
+        HandOver me = contention.waits().join("manager-a:1", 30_000, "worker", this::attempt);
         Sleeper waiter = sleepUntilWoken(me, 60 * SECOND, Waiting.uninterruptible());
 
         contention.wake(OFFER);
@@ -75,7 +75,7 @@ class OfferClaimTest {
      */
     @Test
     void anOfferOfAnotherFormatWakesTheFirstWaiterToAskAndIsCounted() throws Exception {
-        HandOver me = contention.join("manager-a:1", 30_000, "worker", this::attempt);
+        HandOver me = contention.waits().join("manager-a:1", 30_000, "worker", this::attempt);
         Sleeper waiter = sleepUntilWoken(me, 60 * SECOND, Waiting.uninterruptible());
 
         contention.wake("o41.0");
@@ -88,7 +88,7 @@ class OfferClaimTest {
 
     @Test
     void aWaiterInterruptedWhileItsAttemptIsUnderWayTakesTheLockAndKeepsTheInterrupt() throws Exception {
-        HandOver me = contention.join("manager-a:1", 30_000, "worker", this::attempt);
+        HandOver me = contention.waits().join("manager-a:1", 30_000, "worker", this::attempt);
         Sleeper waiter = sleepUntilWoken(me, 60 * SECOND, Waiting.interruptible());
 
         contention.wake(OFFER);
@@ -109,7 +109,7 @@ class OfferClaimTest {
 
     @Test
     void aWaiterWhoseTimeoutPassesWhileItsAttemptIsUnderWayStillGetsTheAnswer() throws Exception {
-        HandOver me = contention.join("manager-a:1", 30_000, "worker", this::attempt);
+        HandOver me = contention.waits().join("manager-a:1", 30_000, "worker", this::attempt);
         long timeout = TimeUnit.MILLISECONDS.toNanos(300);
         long start = System.nanoTime();
         Sleeper waiter = sleepUntilWoken(me, timeout, Waiting.uninterruptible());
@@ -126,7 +126,7 @@ class OfferClaimTest {
 
     @Test
     void anOfferThatIsNoLongerThereLeavesTheWaiterFirstInLineWaitingForTheNext() throws Exception {
-        HandOver me = contention.join("manager-a:1", 30_000, "worker", this::attempt);
+        HandOver me = contention.waits().join("manager-a:1", 30_000, "worker", this::attempt);
         Sleeper waiter = sleepUntilWoken(me, 60 * SECOND, Waiting.uninterruptible());
 
         contention.wake(OFFER);
@@ -135,13 +135,13 @@ class OfferClaimTest {
         assertThat(waiter.turn()).isEqualTo(Turn.ASK);
         assertThat(me.uncertainSince()).isEqualTo(HandOver.NONE);
         assertThat(contention.ring().awaitsOffer()).as("Redis kept this process in the ring").isTrue();
-        assertThat(contention.awaitTurn(me, Deadline.in(SECOND), Waiting.uninterruptible()))
+        assertThat(contention.waits().awaitTurn(me, Deadline.in(SECOND), Waiting.uninterruptible()))
                 .as("first in line again").isEqualTo(Turn.ASK);
     }
 
     @Test
     void anAttemptThatFailsSendsTheWaiterToAskRedisItselfInsteadOfAwaitingAnotherOffer() throws Exception {
-        HandOver me = contention.join("manager-a:1", 30_000, "worker", this::attempt);
+        HandOver me = contention.waits().join("manager-a:1", 30_000, "worker", this::attempt);
         Sleeper first = sleepUntilWoken(me, 60 * SECOND, Waiting.uninterruptible());
         contention.wake(OFFER);
         sentAttempt().complete(List.of(0L, 25_000L, 1L)); // in the ring, awaiting the next offer
@@ -169,7 +169,7 @@ class OfferClaimTest {
     void anErrorWhileSendingTheOffersAttemptSettlesTheWaiterAtOnce() throws Exception {
         LocalContention patient = new LocalContention(LockKeys.of("locksmith", "offered"), state, 60 * SECOND,
                 System::nanoTime, new OfferDesk(null, null, 1_000, 30_000, 60_000), "manager-a", lock -> false);
-        HandOver me = patient.join("manager-a:1", 30_000, "worker", grant -> {
+        HandOver me = patient.waits().join("manager-a:1", 30_000, "worker", grant -> {
             throw new NoClassDefFoundError("dev/locksmith/internal/lock/AcquireRequest");
         });
         long before = System.nanoTime();
@@ -191,7 +191,7 @@ class OfferClaimTest {
     void anAnswerThatCannotBeReadStillSettlesTheWaiterAtOnce() throws Exception {
         LocalContention patient = new LocalContention(LockKeys.of("locksmith", "offered"), state, 60 * SECOND,
                 System::nanoTime, new OfferDesk(null, null, 1_000, 30_000, 60_000), "manager-a", lock -> false);
-        HandOver me = patient.join("manager-a:1", 30_000, "worker", this::attempt);
+        HandOver me = patient.waits().join("manager-a:1", 30_000, "worker", this::attempt);
         Sleeper waiter = sleepUntilWoken(patient, me, 120 * SECOND, Waiting.uninterruptible());
 
         patient.wake(OFFER);
@@ -210,7 +210,7 @@ class OfferClaimTest {
     void aGrantHeardInTimeHandsTheSleepingWaiterTheLockBeforeRedisConfirmsIt() throws Exception {
         long heardAt = System.nanoTime();
         contention.ring().grants().joinedRing(heardAt, 40);
-        HandOver me = contention.join("manager-a:1", 30_000, "worker", this::attempt);
+        HandOver me = contention.waits().join("manager-a:1", 30_000, "worker", this::attempt);
         Sleeper waiter = sleepUntilWoken(me, 60 * SECOND, Waiting.uninterruptible());
 
         contention.wake(new OfferMessage(41, 0, 57, 1_000).text());
@@ -235,7 +235,7 @@ class OfferClaimTest {
     @Test
     void aGrantHeardLateIsHandedOnlyOnceRedisConfirmedIt() throws Exception {
         contention.ring().grants().joinedRing(System.nanoTime() - 600 * SECOND / 1_000, 40);
-        HandOver me = contention.join("manager-a:1", 30_000, "worker", this::attempt);
+        HandOver me = contention.waits().join("manager-a:1", 30_000, "worker", this::attempt);
         Sleeper waiter = sleepUntilWoken(me, 60 * SECOND, Waiting.uninterruptible());
 
         contention.wake(new OfferMessage(41, 0, 57, 1_000).text());
@@ -254,7 +254,7 @@ class OfferClaimTest {
      */
     @Test
     void aGrantHeardWithoutTheServersTimeIsHandedOnlyOnceRedisConfirmedIt() throws Exception {
-        HandOver me = contention.join("manager-a:1", 30_000, "worker", this::attempt);
+        HandOver me = contention.waits().join("manager-a:1", 30_000, "worker", this::attempt);
         Sleeper waiter = sleepUntilWoken(me, 60 * SECOND, Waiting.uninterruptible());
 
         contention.wake(new OfferMessage(41, 0, 57, 1_000).text());
@@ -274,14 +274,14 @@ class OfferClaimTest {
     @Test
     void aWaiterWhoseGrantWasRefusedBeforeItTookItIsFirstInLineForTheNextOffer() throws Exception {
         contention.ring().grants().joinedRing(System.nanoTime(), 40);
-        HandOver me = contention.join("manager-a:1", 30_000, "worker", this::attempt);
+        HandOver me = contention.waits().join("manager-a:1", 30_000, "worker", this::attempt);
         Sleeper waiter = sleepUntilWoken(me, 60 * SECOND, Waiting.uninterruptible());
         contention.wake(new OfferMessage(41, 0, 57, 1_000).text());
         CompletableFuture<List<Long>> confirmation = sentAttempt();
         assertThat(waiter.turn()).isEqualTo(Turn.HANDED);
 
         confirmation.complete(List.of(0L, 25_000L));
-        contention.handOverTaken(me, false);
+        contention.waits().handOverTaken(me, false);
         long wakeUps = contention.wakeUps().count();
         contention.wake(new OfferMessage(58, 0, 60, 1_000).text());
 
@@ -291,7 +291,7 @@ class OfferClaimTest {
 
     @Test
     void aWaiterThatIsNotAsleepIsWokenToAskInstead() {
-        contention.join("manager-a:1", 30_000, "worker", this::attempt);
+        contention.waits().join("manager-a:1", 30_000, "worker", this::attempt);
 
         long seen = contention.wakeUps().count();
         contention.wake(OFFER);
@@ -314,7 +314,7 @@ class OfferClaimTest {
     }
 
     /**
-     * Puts {@code me} to sleep in {@link LocalContention#awaitWakeUp} on the waiter thread and
+     * Puts {@code me} to sleep in {@link LineWaits#awaitWakeUp} on the waiter thread and
      * returns once it sleeps there (parked, so a claim can reach it).
      */
     private Sleeper sleepUntilWoken(HandOver me, long timeoutNanos, Waiting waiting) {
@@ -326,7 +326,7 @@ class OfferClaimTest {
         Future<Woken> woken = waiterThread.submit(() -> {
             long seen = contention.wakeUps().count();
             sleeping.complete(Thread.currentThread());
-            Turn turn = contention.awaitWakeUp(me, seen, timeoutNanos, waiting);
+            Turn turn = contention.waits().awaitWakeUp(me, seen, timeoutNanos, waiting);
             waiting.finish();
             return new Woken(turn, Thread.interrupted());
         });

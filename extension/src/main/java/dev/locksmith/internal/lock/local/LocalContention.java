@@ -1,7 +1,6 @@
 package dev.locksmith.internal.lock.local;
 
 import dev.locksmith.internal.lock.kind.LockKeys;
-import dev.locksmith.internal.lock.ring.OfferAttempt;
 import dev.locksmith.internal.lock.ring.OfferDesk;
 import dev.locksmith.internal.lock.ring.ProcessRing;
 import dev.locksmith.internal.redis.ReleaseChannels;
@@ -13,7 +12,8 @@ import java.util.function.Predicate;
 /**
  * The threads of this process that want one lock (one release channel), and what wakes them,
  * under one mutex that its parts share: the line of waiters with their hand-overs
- * ({@link WaiterLine}), where only the first asks Redis; the wake-ups that readers wait on
+ * ({@link WaiterLine}), where only the first asks Redis, with each side's calls: the waiting
+ * threads' ({@link LineWaits}) and the releasing thread's ({@link LineHandOvers}); the wake-ups that readers wait on
  * ({@link WakeUps}); the fair queue's waiters, woken by name ({@link QueueTurns}); this process's
  * seat in the ring of waiting processes ({@code ProcessRing}), with the offers that the pub/sub
  * thread takes for the first waiter ({@link OfferTaking}); and the subscriptions.
@@ -41,6 +41,7 @@ public final class LocalContention {
     private final ProcessRing ring;
     private final OfferTaking offers;
     private final LineHandOvers handOvers;
+    private final LineWaits waits;
     private final LockSubscriptions subscriptions;
     int users; // guarded by the ContentionRegistry's changes
     long idleSince; // guarded by the ContentionRegistry's changes
@@ -62,6 +63,7 @@ public final class LocalContention {
         this.ring = new ProcessRing(mutex, keys, desk, managerId);
         this.offers = new OfferTaking(mutex, line, wakeUps, ring, state, clock, keys, holdsLock);
         this.handOvers = new LineHandOvers(mutex, line, state, clock);
+        this.waits = new LineWaits(mutex, line, wakeUps, state, ring);
         this.subscriptions = new LockSubscriptions(mutex, keys, managerId, this::wake, ring);
     }
 
@@ -74,115 +76,10 @@ public final class LocalContention {
     }
 
     /**
-     * @param offerAttempt what the waiter asks Redis when this process is offered the lock, sent
-     *                     for it by the pub/sub thread if it sleeps first in line then
-     * @return a new waiter at the end of the line
+     * @return the waiting thread's side of the line: join, await a turn or a wake-up, leave
      */
-    public HandOver join(String owner, long leaseMillis, String threadName, OfferAttempt offerAttempt) {
-        mutex.lock();
-        try {
-            return line.join(owner, leaseMillis, threadName, offerAttempt);
-        } finally {
-            mutex.unlock();
-        }
-    }
-
-    /**
-     * Waits until {@code me} is first in line with no hand-over to another waiter under way, or a
-     * release here handed it the lock, or the deadline.
-     *
-     * @throws InterruptedException  if {@code waiting} is interruptible and the thread was
-     *                               interrupted before a release here claimed it
-     * @throws IllegalStateException if the manager closed
-     */
-    public Turn awaitTurn(HandOver me, Deadline deadline, Waiting waiting) throws InterruptedException {
-        mutex.lock();
-        try {
-            while (true) {
-                Turn settled = line.collect(me);
-                if (settled != null) {
-                    return settled;
-                }
-                state.checkOpen();
-                if (line.mayAsk(me)) {
-                    return Turn.ASK;
-                }
-                long left = deadline.remainingNanos();
-                if (left <= 0) {
-                    return Turn.TIMED_OUT;
-                }
-                line.park(me, left, waiting);
-            }
-        } finally {
-            mutex.unlock();
-        }
-    }
-
-    /**
-     * The first waiter of the line sleeps until any wake-up came since {@code seen} was read, the
-     * timeout, or a release here claims it.
-     *
-     * @throws IllegalStateException if the manager closed
-     */
-    public Turn awaitWakeUp(HandOver me, long seen, long timeoutNanos, Waiting waiting) throws InterruptedException {
-        mutex.lock();
-        try {
-            long deadline = System.nanoTime() + timeoutNanos;
-            while (true) {
-                Turn settled = line.collect(me);
-                if (settled != null) {
-                    return settled;
-                }
-                state.checkOpen();
-                long left = deadline - System.nanoTime();
-                if (wakeUps.countUnderMutex() != seen || left <= 0) {
-                    return Turn.ASK;
-                }
-                line.park(me, left, waiting);
-            }
-        } finally {
-            mutex.unlock();
-        }
-    }
-
-    /**
-     * Says that {@code me}, handed the lock ({@link Turn#HANDED}), recorded its hold, or failed
-     * to: the next waiter of the line, first now, finds that hold instead of asking Redis. A
-     * grant refused before {@code me} took it sends {@code me} back to the front instead
-     * ({@code WaiterLine#handOverRefused}), to ask Redis, where offers to this process find it.
-     *
-     * @param taken false when {@code me} holds nothing: its grant was refused
-     */
-    public void handOverTaken(HandOver me, boolean taken) {
-        mutex.lock();
-        try {
-            if (taken) {
-                line.taken(me);
-            } else {
-                line.handOverRefused(me);
-            }
-        } finally {
-            mutex.unlock();
-        }
-    }
-
-    /**
-     * Leaves the line for good; the next waiter becomes first.
-     *
-     * @return true when a release here handed {@code me} the lock that it did not collect: the
-     *         caller must give that hold back
-     */
-    public boolean leave(HandOver me) {
-        mutex.lock();
-        try {
-            boolean uncollected = line.leave(me);
-            if (line.isEmpty()) {
-                ring.declineHeardOffer();
-            }
-            return uncollected;
-        } finally {
-            mutex.unlock();
-        }
+    public LineWaits waits() {
+        return waits;
     }
 
     /**

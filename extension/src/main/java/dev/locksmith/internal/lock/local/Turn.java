@@ -1,8 +1,8 @@
 package dev.locksmith.internal.lock.local;
 
 /**
- * What a waiter of the line is to do next, once {@link LocalContention#awaitTurn} or
- * {@link LocalContention#awaitWakeUp} returns.
+ * What a waiter of the line is to do next, once {@link LineWaits#awaitTurn} or
+ * {@link LineWaits#awaitWakeUp} returns.
  */
 public enum Turn {
     /** Ask Redis: it is first in line, or was woken, or its hand-over fell through. */
