@@ -156,6 +156,55 @@ class GrantHandOffTest {
     }
 
     /**
+     * B has a second thread asleep behind the first when A's release grants the lock to B, and C
+     * waits second in the ring; the answer to B's confirmation is held back. B's first thread
+     * holds the lock on hearing the grant and releases at once, but waits for the confirmation
+     * before it hands the lock to B's second thread: a hand-over needs a confirmed hold, and a
+     * release on the grant's word would send the lock to C, so that under contention it would
+     * leave for the ring at every release instead of every few hand-overs.
+     */
+    @Test
+    void aGrantedProcessHandsTheLockToItsOwnSleepingThreadOnceTheGrantIsConfirmed() throws Exception {
+        ExecutorService secondThreadOfB = Executors.newSingleThreadExecutor();
+        try (FaultProxy proxy = FaultProxy.inFrontOf(redis.node(), SCRIPT_LABELS::get, channel -> channel);
+             LockManager a = manager(redis.uri());
+             LockManager b = manager(proxy.uri());
+             LockManager c = manager(redis.uri())) {
+            DistributedLock held = a.getLock("kept-here");
+            held.lock();
+            List<String> holders = new CopyOnWriteArrayList<>();
+            CompletableFuture<Void> b1 = CompletableFuture.runAsync(
+                    () -> holdInTurn(b.getLock("kept-here"), "B1", holders), threadOfB);
+            awaitAsleepInRing(b, "kept-here");
+            CompletableFuture<Void> b2 = CompletableFuture.runAsync(
+                    () -> holdInTurn(b.getLock("kept-here"), "B2", holders), secondThreadOfB);
+            Await.until("B's second thread sleeps behind the first", Duration.ofSeconds(10),
+                    () -> ((DefaultLockManager) b).sleepingWaiters("kept-here").inLine() == 2);
+            CompletableFuture<Void> cDone = CompletableFuture.runAsync(
+                    () -> holdInTurn(c.getLock("kept-here"), "C", holders), threadOfC);
+            Await.until("C waits second in the ring", Duration.ofSeconds(10),
+                    () -> String.valueOf(redis.node().command("GET", "locksmith:{kept-here}"))
+                            .matches("(?s).*\\|,[^,]+,[^,]+,\\|.*"));
+
+            proxy.clearTrace();
+            proxy.arm(Fault.noAnswer("EVALSHA take-grant", 1, HELD_BACK));
+            held.unlock();
+
+            CompletableFuture.allOf(b1, b2, cDone).get(20, TimeUnit.SECONDS);
+            assertThat(holders).as("who held the lock, in turn").containsExactly("B1", "B2", "C");
+            // (A script Redis does not know yet goes out again as EVAL: the same operation.)
+            assertThat(commandsOf(proxy).stream().map(command -> command.substring(command.indexOf(' ') + 1))
+                    .filter(operation -> List.of("take-grant", "hand-over", "release").contains(operation)).distinct())
+                    .as("what B sent for its two holds: the lock went from thread to thread, not back to Redis")
+                    .containsExactly("take-grant", "hand-over", "release");
+            assertThat(leasesLost(b)).as("holds B lost").isZero();
+        } finally {
+            secondThreadOfB.shutdownNow();
+        }
+        assertNothingLeft();
+    }
+
+    /**
      * B's thread waited for a lock and gave up, so B stays in its ring while its subscription
      * lingers; A's release grants the lock to B, with nobody there waiting. B's decline is refused
      * (Redis never sees it), so the grant stands when a multi-lock of B tries that lock and another
@@ -211,6 +260,16 @@ class GrantHandOffTest {
         lock.lock();
         try {
             return lock.fencingToken();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Takes the lock, adds {@code name} to {@code holders} while it holds it, and releases it. */
+    private static void holdInTurn(DistributedLock lock, String name, List<String> holders) {
+        lock.lock();
+        try {
+            holders.add(name);
         } finally {
             lock.unlock();
         }

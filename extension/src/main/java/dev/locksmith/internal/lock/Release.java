@@ -78,10 +78,15 @@ final class Release {
 
     private static Release start(LockTarget lock, Hold hold) {
         LockContext context = lock.context();
+        LocalContention line = lock.handsOver() || lock.offersToOtherProcesses()
+                ? context.contention().contending(lock.keys().channel()) : null;
         // A grant held on its word ends without waiting for its confirmation: Redis takes a last
-        // release from the grantee either way (release in exclusive.lua). Anything else waits.
+        // release from the grantee either way (release in exclusive.lua). Anything else waits, and
+        // so does a grant that a thread asleep here could be handed: a hand-over needs the hold
+        // confirmed, and without one the lock would leave for the ring at every release.
         boolean onItsWord = !hold.confirmation().isDone() && hold.count() == 1 && lock.offersToOtherProcesses()
-                && hold.keepLeftMillis(context.leases().now()) <= 0;
+                && hold.keepLeftMillis(context.leases().now()) <= 0
+                && !(lock.handsOver() && line != null && line.handOvers().anyoneToHandTo());
         if (!onItsWord) {
             lock.awaitConfirmed(hold);
         }
@@ -100,9 +105,6 @@ final class Release {
         if (keepMillis > 0) {
             return keep(lock, hold, keepMillis);
         }
-        LocalContention line = lock.handsOver() || lock.offersToOtherProcesses()
-                ? context.contention().contending(lock.keys().channel()) : null;
-        // hand-over needs the hold confirmed: a waiter here waits for this process's turn instead
         HandOver taker = line == null || !lock.handsOver() || onItsWord ? null : line.handOvers().claimNext();
         long sentAt = context.leases().now();
         try {

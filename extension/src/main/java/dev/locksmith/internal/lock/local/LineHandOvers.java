@@ -40,6 +40,19 @@ public final class LineHandOvers {
     }
 
     /**
+     * @return whether a waiter sleeps in the line that {@link #claimNext()} could claim; by the
+     *         time it is called, it may not
+     */
+    public boolean anyoneToHandTo() {
+        mutex.lock();
+        try {
+            return state.isOpen() && line.anyParked();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
      * Settles a claimed waiter: it holds the lock now.
      *
      * @param token  its fencing token

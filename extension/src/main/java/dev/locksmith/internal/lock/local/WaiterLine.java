@@ -70,13 +70,7 @@ final class WaiterLine {
      *         {@link #HAND_OVERS_IN_A_ROW} hand-overs in a row (the release then goes through Redis)
      */
     HandOver claimNext(long now) {
-        HandOver taker = null;
-        for (HandOver waiter : line) {
-            if (waiter.state() == HandOver.State.PARKED) {
-                taker = waiter;
-                break;
-            }
-        }
+        HandOver taker = firstParked();
         if (taker == null || handedInARow >= HAND_OVERS_IN_A_ROW) {
             handedInARow = 0;
             return null;
@@ -85,6 +79,22 @@ final class WaiterLine {
         line.remove(taker);
         taker.claimed(now);
         return taker;
+    }
+
+    /**
+     * @return whether a waiter sleeps that {@link #claimNext} could claim
+     */
+    boolean anyParked() {
+        return firstParked() != null;
+    }
+
+    private HandOver firstParked() {
+        for (HandOver waiter : line) {
+            if (waiter.state() == HandOver.State.PARKED) {
+                return waiter;
+            }
+        }
+        return null;
     }
 
     /**
