@@ -118,6 +118,61 @@ class CallsPerCycleTest {
         }
     }
 
+    /**
+     * Two managers (standing for two processes) with eight threads each contend for one reentrant
+     * lock, as in the benchmark's <i>Contended, 8 threads x 2 JVMs</i> row: a release hands the lock
+     * to a sleeping thread of its own process, and only every few hand-overs does the lock go to the
+     * other process, which it then keeps for a run of hand-overs of its own. That holds for a hold
+     * granted by the other process too: its release waits for the grant's confirmation and hands
+     * over, where, released on the grant's word, it went back to the ring at every release (6.8
+     * calls per cycle in the benchmark, against 5.4 with the run of hand-overs).
+     */
+    @Test
+    void contendingThreadsOfTwoProcessesPassTheLockAmongThemselvesBeforeTheOtherProcess() throws Exception {
+        String name = "budget-contended";
+        int threadsEach = 8;
+        List<LockManager> managers = new ArrayList<>();
+        ExecutorService threads = Executors.newFixedThreadPool(2 * threadsEach);
+        try {
+            List<DistributedLock> locks = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                LockManager manager = Locksmith.builder().redisUri(redis.uri()).build();
+                managers.add(manager);
+                DistributedLock lock = manager.getLock(name);
+                lock.lock(); // loads the scripts on this manager's connection
+                lock.unlock();
+                locks.add(lock);
+            }
+            redis.node().command("CONFIG", "RESETSTAT");
+            AtomicInteger cycles = new AtomicInteger();
+            List<Future<?>> workers = new ArrayList<>();
+            for (DistributedLock lock : locks) {
+                for (int t = 0; t < threadsEach; t++) {
+                    workers.add(threads.submit(() -> {
+                        while (cycles.incrementAndGet() <= HAND_OFF_CYCLES) {
+                            if (!lock.tryLock(60, TimeUnit.SECONDS)) {
+                                throw new AssertionError("not acquired within 60 s");
+                            }
+                            lock.unlock();
+                        }
+                        return null;
+                    }));
+                }
+            }
+            for (Future<?> worker : workers) {
+                worker.get(3, TimeUnit.MINUTES);
+            }
+            Map<String, Long> calls = commandCalls();
+            double perCycle = (double) total(calls) / HAND_OFF_CYCLES;
+            System.out.printf("contended, 2 processes x %d threads: %.2f calls per cycle: %s%n", threadsEach, perCycle,
+                    calls);
+            assertThat(perCycle).as("calls per cycle: %s", calls).isLessThanOrEqualTo(6.0);
+        } finally {
+            threads.shutdownNow();
+            managers.forEach(LockManager::close);
+        }
+    }
+
     private static Map<String, Long> countCycles(java.util.function.Function<LockManager, DistributedLock> lockOf) {
         try (LockManager locks = Locksmith.builder().redisUri(redis.uri()).build()) {
             DistributedLock lock = lockOf.apply(locks);
