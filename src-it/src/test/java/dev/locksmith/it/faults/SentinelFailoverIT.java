@@ -49,8 +49,18 @@ class SentinelFailoverIT {
             // promotion (a resync while it follows the new master): an acquisition then fails, as it
             // must, because no replica confirms it within 500 ms. Once replication settled, it holds.
             Await.until("the rival takes the released lock with a replica confirming it", Duration.ofSeconds(20),
-                    () -> tookWithReplicaConfirming(rivalSide.getLock("payroll")));
+                    () -> tookWithReplicaConfirming(rivalSide.getLock("payroll")),
+                    () -> "the lock, as the rival's manager describes it: " + describedQuietly(rivalSide, "payroll")
+                            + "\n" + redis.describe());
             rivalSide.getLock("payroll").unlock();
+        }
+    }
+
+    private static String describedQuietly(LockManager manager, String name) {
+        try {
+            return String.valueOf(manager.describe(name));
+        } catch (RuntimeException e) {
+            return "not described: " + e;
         }
     }
 
