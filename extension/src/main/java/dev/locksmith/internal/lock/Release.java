@@ -78,15 +78,13 @@ final class Release {
 
     private static Release start(LockTarget lock, Hold hold) {
         LockContext context = lock.context();
-        LocalContention line = lock.handsOver() || lock.offersToOtherProcesses()
-                ? context.contention().contending(lock.keys().channel()) : null;
         // A grant held on its word ends without waiting for its confirmation: Redis takes a last
         // release from the grantee either way (release in exclusive.lua). Anything else waits, and
         // so does a grant that a thread asleep here could be handed: a hand-over needs the hold
         // confirmed, and without one the lock would leave for the ring at every release.
         boolean onItsWord = !hold.confirmation().isDone() && hold.count() == 1 && lock.offersToOtherProcesses()
                 && hold.keepLeftMillis(context.leases().now()) <= 0
-                && !(lock.handsOver() && line != null && line.handOvers().anyoneToHandTo());
+                && !aThreadHereCouldBeHandedIt(lock);
         if (!onItsWord) {
             lock.awaitConfirmed(hold);
         }
@@ -105,6 +103,7 @@ final class Release {
         if (keepMillis > 0) {
             return keep(lock, hold, keepMillis);
         }
+        LocalContention line = contendingLine(lock);
         HandOver taker = line == null || !lock.handsOver() || onItsWord ? null : line.handOvers().claimNext();
         long sentAt = context.leases().now();
         try {
@@ -136,6 +135,20 @@ final class Release {
             }
             throw e;
         }
+    }
+
+    private static boolean aThreadHereCouldBeHandedIt(LockTarget lock) {
+        LocalContention line = lock.handsOver() ? contendingLine(lock) : null;
+        return line != null && line.handOvers().anyoneToHandTo();
+    }
+
+    /**
+     * @return this process's line for the lock, if a thread here waits for it and the lock hands
+     *         over or offers to other processes; null otherwise
+     */
+    private static LocalContention contendingLine(LockTarget lock) {
+        return lock.handsOver() || lock.offersToOtherProcesses()
+                ? lock.context().contention().contending(lock.keys().channel()) : null;
     }
 
     /**
