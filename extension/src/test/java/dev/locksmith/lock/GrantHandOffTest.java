@@ -182,9 +182,7 @@ class GrantHandOffTest {
                     () -> ((DefaultLockManager) b).sleepingWaiters("kept-here").inLine() == 2);
             CompletableFuture<Void> cDone = CompletableFuture.runAsync(
                     () -> holdInTurn(c.getLock("kept-here"), "C", holders), threadOfC);
-            Await.until("C waits second in the ring", Duration.ofSeconds(10),
-                    () -> String.valueOf(redis.node().command("GET", "locksmith:{kept-here}"))
-                            .matches("(?s).*\\|,[^,]+,[^,]+,\\|.*"));
+            awaitSecondInRing("kept-here");
 
             proxy.clearTrace();
             proxy.arm(Fault.noAnswer("EVALSHA take-grant", 1, HELD_BACK));
@@ -250,9 +248,7 @@ class GrantHandOffTest {
         CompletableFuture<Void> bDone = CompletableFuture.runAsync(() -> lockAndUnlock(b.getLock(name)), threadOfB);
         awaitAsleepInRing(b, name);
         CompletableFuture<Long> cHolds = CompletableFuture.supplyAsync(() -> lockAndUnlock(c.getLock(name)), threadOfC);
-        Await.until("C waits second in the ring", Duration.ofSeconds(10),
-                () -> String.valueOf(redis.node().command("GET", "locksmith:{" + name + "}"))
-                        .matches("(?s).*\\|,[^,]+,[^,]+,\\|.*"));
+        awaitSecondInRing(name);
         return new Waiters(held, bDone, cHolds);
     }
 
@@ -302,9 +298,7 @@ class GrantHandOffTest {
             awaitAsleepInRing(b, "refused");
             CompletableFuture<Void> cDone = CompletableFuture.runAsync(() -> holdExclusively(c.getLock("refused"),
                     "C", holder, violations, cReleases), threadOfC);
-            Await.until("C waits second in the ring", Duration.ofSeconds(10),
-                    () -> String.valueOf(redis.node().command("GET", "locksmith:{refused}"))
-                            .matches("(?s).*\\|,[^,]+,[^,]+,\\|.*"));
+            awaitSecondInRing("refused");
 
             proxy.arm(Fault.errorReply("EVALSHA take-grant", 1,
                     "NOPERM this user has no permissions to access one of the keys used as arguments"));
@@ -324,6 +318,13 @@ class GrantHandOffTest {
 
     private static LockManager manager(String uri) {
         return Locksmith.builder().redisUri(uri).commandTimeout(COMMAND_TIMEOUT).build();
+    }
+
+    /** Until a second process (C) waits in the lock's ring behind the first. */
+    private static void awaitSecondInRing(String name) {
+        Await.until("C waits second in the ring", Duration.ofSeconds(10),
+                () -> String.valueOf(redis.node().command("GET", "locksmith:{" + name + "}"))
+                        .matches("(?s).*\\|,[^,]+,[^,]+,\\|.*"));
     }
 
     private static void holdUntil(DistributedLock lock, CompletableFuture<Long> holds, CountDownLatch release) {
